@@ -1,0 +1,41 @@
+# Two commands do all the set-up on a fresh machine:
+#   make lab   - create .venv, install coursekit with its `lab` extra, open the course in JupyterLab
+#   make test  - create .venv if needed, install coursekit with its `test` extra, run every test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+NOTEBOOK_DIRS := notebooks solutions exercises
+
+.PHONY: lab test lint nbval bench exercises clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.lab: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[lab]"
+	touch $@
+
+$(VENV)/.test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+lab: $(VENV)/.lab
+	$(BIN)/jupyter lab notebooks/00_introduction.ipynb
+
+# One pytest run: unit, property and doctests, reference cross-checks, and nbval over the
+# committed notebooks (nbval re-executes each notebook and compares with its stored outputs).
+test: $(VENV)/.test
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -p no:cacheprovider \
+	    --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	    tests coursekit $(wildcard $(addsuffix /*.ipynb,$(NOTEBOOK_DIRS)))
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check .
+
+bench: $(VENV)/.test
+	$(BIN)/python benchmarks/bench_evaluate.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,165 @@
+"""Rank correlation: how much two rankings of the same items agree.
+
+A ranking is given either as an **ordering** — a sequence of distinct items from first to last,
+such as ``["d3", "d1", "d2"]`` — or as a **mapping** item -> score (for example system -> MAP),
+where higher scores rank first and equal scores are ties. Both rankings must hold the same items.
+
+Spearman's rho compares the positions of each item; Kendall's tau counts the pairs of items the
+two rankings put in the same order (concordant) and in opposite orders (discordant). Both lie in
+[-1, 1]: 1 for identical rankings, -1 for reversed ones. Where their definitions coincide they
+equal ``scipy.stats.spearmanr`` and ``scipy.stats.kendalltau``.
+
+English / French / Italian: rank correlation / corrélation de rangs / correlazione tra ranking;
+concordant pair / paire concordante / coppia concorde.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = ["positions", "spearman_rho", "kendall_tau", "concordant_pairs"]
+
+
+def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
+    """Each item's rank position (1 = first); tied scores share their average position.
+
+    >>> positions(["b", "a", "c"])
+    {'b': 1.0, 'a': 2.0, 'c': 3.0}
+    >>> positions({"x": 0.9, "y": 0.5, "z": 0.9})
+    {'x': 1.5, 'y': 3.0, 'z': 1.5}
+    """
+    if isinstance(ranking, Mapping):
+        items = list(ranking)
+        values = np.asarray([ranking[i] for i in items], dtype=float)
+        if not np.all(np.isfinite(values)):
+            raise ValueError("the scores of a ranking must be finite numbers")
+        ranks = stats.rankdata(-values, method="average")
+        return {item: float(r) for item, r in zip(items, ranks, strict=True)}
+    if isinstance(ranking, (str, bytes)) or not isinstance(ranking, Sequence):
+        raise TypeError(
+            "a ranking is a sequence of distinct items (first to last) or a mapping "
+            f"item -> score, got {type(ranking).__name__}"
+        )
+    result: dict[Any, float] = {}
+    for pos, item in enumerate(ranking, start=1):
+        if item in result:
+            raise ValueError(
+                f"item {item!r} appears twice in the ranking (positions "
+                f"{int(result[item])} and {pos})"
+            )
+        result[item] = float(pos)
+    return result
+
+
+def _aligned(a: Any, b: Any) -> tuple[list, np.ndarray, np.ndarray]:
+    pa, pb = positions(a), positions(b)
+    if len(pa) != len(pb):
+        raise ValueError(f"the two rankings have different lengths: {len(pa)} and {len(pb)} items")
+    if set(pa) != set(pb):
+        only_a = sorted(map(repr, set(pa) - set(pb)))[:5]
+        only_b = sorted(map(repr, set(pb) - set(pa)))[:5]
+        raise ValueError(
+            "the two rankings must hold the same items; only in the first: "
+            f"{', '.join(only_a)}; only in the second: {', '.join(only_b)}"
+        )
+    if len(pa) < 2:
+        raise ValueError("a rank correlation needs at least two items")
+    items = list(pa)
+    return items, np.array([pa[i] for i in items]), np.array([pb[i] for i in items])
+
+
+def spearman_rho(
+    a: Sequence[Any] | Mapping[Any, float], b: Sequence[Any] | Mapping[Any, float]
+) -> float:
+    """Spearman's rank correlation coefficient.
+
+    Without ties: rho = 1 − 6 · Σ d_i² / (K · (K² − 1)) = 1 − 2 · Σ d_i² / max, where d_i is
+    the difference of item i's positions in the two rankings of K items and
+    max = K(K² − 1)/3 is the largest possible sum of squares (reversed rankings).
+    With ties: Pearson's correlation of the average positions (as scipy computes it).
+
+    >>> spearman_rho(["d1", "d2", "d3", "d4"], ["d2", "d1", "d3", "d4"])
+    0.8
+    """
+    _, x, y = _aligned(a, b)
+    k = x.size
+    if len(set(x)) == k and len(set(y)) == k:
+        return float(1.0 - 6.0 * np.sum((x - y) ** 2) / (k * (k * k - 1)))
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        raise ValueError("Spearman's rho is undefined when every item of a ranking is tied")
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def _pair_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
+    """(concordant, discordant, tied only in a, tied only in b); pairs tied in both are skipped."""
+    dx = np.sign(x[:, None] - x[None, :])
+    dy = np.sign(y[:, None] - y[None, :])
+    upper = np.triu(np.ones_like(dx, dtype=bool), k=1)
+    prod = (dx * dy)[upper]
+    tx, ty = (dx == 0)[upper], (dy == 0)[upper]
+    return (
+        int(np.count_nonzero(prod > 0)),
+        int(np.count_nonzero(prod < 0)),
+        int(np.count_nonzero(tx & ~ty)),
+        int(np.count_nonzero(ty & ~tx)),
+    )
+
+
+def kendall_tau(
+    a: Sequence[Any] | Mapping[Any, float],
+    b: Sequence[Any] | Mapping[Any, float],
+    variant: str = "b",
+) -> float:
+    """Kendall's tau (Kendall 1938) from concordant (C) and discordant (D) pairs.
+
+    * ``"a"``: tau_a = (C − D) / (K(K − 1)/2), every pair in the denominator, ties included;
+    * ``"b"``: tau_b = (C − D) / sqrt((C + D + T_a)(C + D + T_b)), where T_a (T_b) counts pairs
+      tied in the first (second) ranking only; equals ``scipy.stats.kendalltau``.
+
+    Without ties both equal P(same order) − P(opposite order).
+
+    >>> kendall_tau(["d1", "d2", "d3", "d4"], ["d2", "d1", "d3", "d4"])
+    0.6666666666666666
+    >>> kendall_tau({"A": 3, "B": 2, "C": 2}, {"A": 3, "B": 2, "C": 1}, variant="a")
+    0.6666666666666666
+    """
+    if variant not in ("a", "b"):
+        raise ValueError(f"unknown Kendall tau variant {variant!r}: choose 'a' or 'b'")
+    _, x, y = _aligned(a, b)
+    c, d, tied_a, tied_b = _pair_counts(x, y)
+    if variant == "a":
+        k = x.size
+        return (c - d) / (k * (k - 1) / 2)
+    denominator = np.sqrt(float(c + d + tied_a) * float(c + d + tied_b))
+    if denominator == 0:
+        raise ValueError("Kendall's tau-b is undefined when every item of a ranking is tied")
+    return float((c - d) / denominator)
+
+
+def concordant_pairs(
+    a: Sequence[Any] | Mapping[Any, float], b: Sequence[Any] | Mapping[Any, float]
+) -> pd.DataFrame:
+    """List every pair of items with its positions and verdict, for teaching.
+
+    Columns: item_1, item_2, positions in the first ranking, in the second, and ``verdict``:
+    "concordant" (same order), "discordant" (opposite orders) or "tied".
+
+    >>> concordant_pairs(["x", "y", "z"], ["y", "x", "z"])
+      item_1 item_2  a_1  a_2  b_1  b_2     verdict
+    0      x      y  1.0  2.0  2.0  1.0  discordant
+    1      x      z  1.0  3.0  2.0  3.0  concordant
+    2      y      z  2.0  3.0  1.0  3.0  concordant
+    """
+    items, x, y = _aligned(a, b)
+    rows = []
+    for i, j in combinations(range(len(items)), 2):
+        s = np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
+        verdict = "concordant" if s > 0 else "discordant" if s < 0 else "tied"
+        rows.append((items[i], items[j], x[i], x[j], y[i], y[j], verdict))
+    return pd.DataFrame(rows, columns=["item_1", "item_2", "a_1", "a_2", "b_1", "b_2", "verdict"])
