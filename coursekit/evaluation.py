@@ -17,7 +17,7 @@ queries at once with numpy, and is tested equal to the readable one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ import pandas as pd
 
 from .graded import VARIANTS
 from .registry import Measure, parse_measure
-from .trec import as_qrels_frame, as_run_frame, sort_run
+from .trec import _check_no_duplicates, as_qrels_frame, as_run_frame, sort_run
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -107,12 +107,15 @@ def evaluate(
         )
     parsed = _measures(measures)
     qrels_frame = as_qrels_frame(qrels)
-    run_frame = as_run_frame(run)
+    run_frame = as_run_frame(run, check_duplicates=not fast)
     qrels_queries = pd.unique(qrels_frame["query_id"])
     if missing_as_zero:
         queries = sorted(qrels_queries)
     else:
-        queries = sorted(set(qrels_queries) & set(pd.unique(run_frame["query_id"])))
+        run_queries = set(pd.unique(run_frame["query_id"]))
+        if isinstance(run, Mapping):  # a query with an empty ranking is still in the run
+            run_queries |= {str(q) for q in run}
+        queries = sorted(set(qrels_queries) & run_queries)
     if not queries:
         raise ValueError(
             "no query is both in the run and in the qrels: check that their query ids match "
@@ -171,41 +174,53 @@ def _fast_path(
     """All queries at once: rows sorted by (query, -score, -doc id), then per-query sums."""
     n_q = len(queries)
     index = pd.Index(queries)
-    run_q = index.get_indexer(run["query_id"])
-    qrels_q = index.get_indexer(qrels["query_id"])
+    run_all_q, run_all_queries = _codes(run["query_id"], blocks=True)
+    qrels_all_q, qrels_all_queries = _codes(qrels["query_id"], blocks=True)
+    run_q = index.get_indexer(run_all_queries)[run_all_q]
+    qrels_q = index.get_indexer(qrels_all_queries)[qrels_all_q]
+
+    # Doc ids as integer codes shared by run and qrels (each id hashed at most once).
+    run_d, run_docs = _codes(run["doc_id"])
+    qrels_d, qrels_docs = _codes(qrels["doc_id"])
+    in_run = pd.Index(run_docs).get_indexer(qrels_docs)
+    qrels_d = np.where(in_run >= 0, in_run, run_docs.size + np.arange(qrels_docs.size))[qrels_d]
+    width = max(run_docs.size + qrels_docs.size, 1)
+    n_keys = (max(run_all_queries.size, index.size) + 1) * width
+    key_type = np.int32 if n_keys < 2**31 else np.int64  # smaller keys sort faster
+    run_key_all = run_all_q.astype(key_type) * key_type(width) + run_d.astype(key_type)
+    if run_key_all.size > 1:
+        sorted_run_keys = np.sort(run_key_all)
+        if np.any(sorted_run_keys[1:] == sorted_run_keys[:-1]):
+            _check_no_duplicates(run, "run", "retrieved")
+
     run_keep, qrels_keep = run_q >= 0, qrels_q >= 0
-    run_q, qrels_q = run_q[run_keep], qrels_q[qrels_keep]
+    run_q, qrels_q, run_d = run_q[run_keep], qrels_q[qrels_keep], run_d[run_keep]
     scores = run["score"].to_numpy(dtype=float)[run_keep]
     grades = qrels["relevance"].to_numpy(dtype=float)[qrels_keep]
 
-    # Doc ids as integer codes in sorted (string) order, shared by run and qrels.
-    run_docs = run["doc_id"].to_numpy()[run_keep]
-    qrels_docs = qrels["doc_id"].to_numpy()[qrels_keep]
-    codes, uniques = pd.factorize(np.concatenate([run_docs, qrels_docs]), sort=True)
-    run_d, qrels_d = codes[: run_docs.size], codes[run_docs.size :]
-
     # The grade of each retrieved document (0 when unjudged).
-    width = max(len(uniques), 1)
-    qrels_key = qrels_q.astype(np.int64) * width + qrels_d
+    qrels_key = qrels_q.astype(key_type) * key_type(width) + qrels_d[qrels_keep].astype(key_type)
     key_order = np.argsort(qrels_key, kind="stable")
     sorted_keys = qrels_key[key_order]
-    run_key = run_q.astype(np.int64) * width + run_d
+    run_key = run_q.astype(key_type) * key_type(width) + run_d.astype(key_type)
     run_grade = np.zeros(run_key.size)
     if sorted_keys.size:
         pos = np.minimum(np.searchsorted(sorted_keys, run_key), sorted_keys.size - 1)
         found = sorted_keys[pos] == run_key
         run_grade[found] = grades[key_order[pos[found]]]
 
-    # trec_eval's order: query, score descending, doc id descending.
-    order = np.lexsort((-run_d, -scores, run_q))
+    order = _trec_order(run_q, scores, run_d, run_docs)
     q = run_q[order]
     g = run_grade[order]
-    rank = _ranks_within(q, n_q)
+    starts, lengths = _groups(q)
+    rank = np.arange(q.size) - np.repeat(starts, lengths) + 1
     rel = g >= 1
 
     n_rel = np.bincount(qrels_q[grades >= 1], minlength=n_q).astype(float)
     safe_n_rel = np.where(n_rel > 0, n_rel, 1.0)
-    cum_rel = _cumsum_within(rel.astype(float), q, n_q)
+    cum_rel = np.cumsum(rel)
+    if starts.size:
+        cum_rel = cum_rel - np.repeat(cum_rel[starts] - rel[starts], lengths)
 
     def per_query(weights: np.ndarray) -> np.ndarray:
         return np.bincount(q, weights=weights, minlength=n_q)
@@ -250,6 +265,70 @@ def _fast_path(
     return out
 
 
+def _codes(column: pd.Series, blocks: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes and the ids they stand for (an object array).
+
+    A categorical column (as :func:`coursekit.read_run` returns) already has them. With
+    ``blocks``, each run of equal neighbours is hashed once (a query's rows are usually
+    contiguous).
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy(), column.cat.categories.to_numpy(dtype=object)
+    ids = column.to_numpy(dtype=object)
+    if not blocks:
+        codes, uniques = pd.factorize(ids)
+        return codes, np.asarray(uniques, dtype=object)
+    if ids.size == 0:
+        return np.zeros(0, dtype=np.intp), ids
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    block_codes, uniques = pd.factorize(ids[starts])
+    return (
+        np.repeat(block_codes, np.diff(np.r_[starts, ids.size])),
+        np.asarray(uniques, dtype=object),
+    )
+
+
+def _trec_order(
+    q: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray, doc_ids: np.ndarray
+) -> np.ndarray:
+    """Row order: each query's rows together, by score descending, and doc id descending
+    among equal scores (queries need not be in any particular order).
+
+    ``doc_codes`` index ``doc_ids`` (unsorted uniques); only the ids of tied rows are sorted.
+    """
+    same_query = q[1:] == q[:-1]
+    n_blocks = q.size - int(np.count_nonzero(same_query))
+    contiguous = q.size == 0 or n_blocks == np.count_nonzero(np.bincount(q))
+    if contiguous and not np.any(same_query & (scores[1:] > scores[:-1])):
+        # Already ranked, as a run file usually is: each query's rows together, by score.
+        order = np.arange(q.size)
+    else:
+        by_score = np.argsort(-scores, kind="stable")
+        # A stable sort on small integer codes is a radix sort: linear time.
+        q_small = q.astype(np.uint16) if q.size and q.max() < 2**16 else q
+        order = by_score[np.argsort(q_small[by_score], kind="stable")]
+    q_sorted, s_sorted = q[order], scores[order]
+    tied = (q_sorted[1:] == q_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+    if tied.any():
+        tied_with_previous = np.r_[False, tied]
+        in_block = tied_with_previous | np.r_[tied, False]
+        rows = np.flatnonzero(in_block)
+        block = np.cumsum(~tied_with_previous[rows])
+        tied_codes, inverse = np.unique(doc_codes[order[rows]], return_inverse=True)
+        string_rank = np.empty(tied_codes.size, dtype=np.int64)
+        string_rank[np.argsort(doc_ids[tied_codes], kind="stable")] = np.arange(tied_codes.size)
+        order[rows] = order[rows][np.lexsort((-string_rank[inverse], block))]
+    return order
+
+
+def _groups(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start row and length of each run of equal values in ``q`` (sorted by query)."""
+    if q.size == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    return starts, np.diff(np.r_[starts, q.size])
+
+
 def _ranks_within(q: np.ndarray, n_q: int) -> np.ndarray:
     """1-based position of each row within its run of equal, sorted query codes."""
     if q.size == 0:
@@ -258,17 +337,6 @@ def _ranks_within(q: np.ndarray, n_q: int) -> np.ndarray:
     first = np.zeros(n_q, dtype=np.int64)
     first[q[starts]] = starts
     return np.arange(q.size) - first[q] + 1
-
-
-def _cumsum_within(values: np.ndarray, q: np.ndarray, n_q: int) -> np.ndarray:
-    """Cumulative sum of ``values`` restarting at each query (rows sorted by query)."""
-    if q.size == 0:
-        return values
-    total = np.cumsum(values)
-    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-    before = np.zeros(n_q)
-    before[q[starts]] = total[starts] - values[starts]
-    return total - before[q]
 
 
 def _discounted(grades: np.ndarray, rank: np.ndarray, k: int | None, variant: str) -> np.ndarray:

@@ -128,7 +128,7 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     else:
         result = pd.DataFrame({"query_id": frame[0], "doc_id": frame[2], "relevance": grades})
         lines = None
-    result = _integral_grades(result)
+    result = _categorical_ids(_integral_grades(result))
     if result.empty:
         raise ValueError(f"{path}: the qrels file holds no judgment")
     i = _first_duplicate(result)
@@ -193,6 +193,7 @@ def read_run(path: PathLike) -> pd.DataFrame:
         )
         lines = None
     result["rank"] = result["rank"].to_numpy(dtype=float).astype(np.int64)
+    _categorical_ids(result)
     i = _first_duplicate(result)
     if i is not None:
         if lines is None:
@@ -231,6 +232,25 @@ def _nested_to_frame(nested: Mapping, value_name: str, what: str) -> pd.DataFram
     return pd.DataFrame({"query_id": queries, "doc_id": docs, value_name: values})
 
 
+def _ids_as_strings(frame: pd.DataFrame) -> None:
+    """Make the id columns strings, keeping categorical columns of strings as they are."""
+    for column in ("query_id", "doc_id"):
+        dtype = frame[column].dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            if not pd.api.types.is_string_dtype(dtype.categories):
+                frame[column] = frame[column].astype(str).astype("category")
+        elif not pd.api.types.is_string_dtype(dtype):
+            frame[column] = frame[column].astype(str)
+
+
+def _categorical_ids(frame: pd.DataFrame) -> pd.DataFrame:
+    """Store the id columns as categoricals: each id is hashed once, here, and the frame is
+    smaller; they still compare equal to plain strings."""
+    for column in ("query_id", "doc_id"):
+        frame[column] = frame[column].astype("category")
+    return frame
+
+
 def _check_columns(frame: pd.DataFrame, needed: list[str], what: str) -> None:
     missing = [c for c in needed if c not in frame.columns]
     if missing:
@@ -250,8 +270,7 @@ def as_qrels_frame(qrels: Any) -> pd.DataFrame:
     elif isinstance(qrels, pd.DataFrame):
         _check_columns(qrels, QRELS_COLUMNS, "the qrels")
         frame = qrels[QRELS_COLUMNS].copy()
-        frame["query_id"] = frame["query_id"].astype(str)
-        frame["doc_id"] = frame["doc_id"].astype(str)
+        _ids_as_strings(frame)
         grades = pd.to_numeric(frame["relevance"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(grades)):
             i = int(np.flatnonzero(~np.isfinite(grades))[0])
@@ -269,7 +288,7 @@ def as_qrels_frame(qrels: Any) -> pd.DataFrame:
     return _integral_grades(frame.reset_index(drop=True))
 
 
-def as_run_frame(run: Any) -> pd.DataFrame:
+def as_run_frame(run: Any, check_duplicates: bool = True) -> pd.DataFrame:
     """A run as a DataFrame (query_id, doc_id, rank, score, run), from a DataFrame, a dict of
     dicts ``{query_id: {doc_id: score}}`` or a path. Raises ``ValueError`` for NaN or
     infinite scores and for a document retrieved twice in one query."""
@@ -281,9 +300,8 @@ def as_run_frame(run: Any) -> pd.DataFrame:
     elif isinstance(run, pd.DataFrame):
         _check_columns(run, ["query_id", "doc_id", "score"], "the run")
         kept = [c for c in RUN_COLUMNS if c in run.columns]
-        frame = run[kept].copy()
-        frame["query_id"] = frame["query_id"].astype(str)
-        frame["doc_id"] = frame["doc_id"].astype(str)
+        frame = run[kept]  # copy-on-write: columns are copied only if changed
+        _ids_as_strings(frame)
         scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(scores)):
             i = int(np.flatnonzero(~np.isfinite(scores))[0])
@@ -298,7 +316,8 @@ def as_run_frame(run: Any) -> pd.DataFrame:
             "a run must be a path, a DataFrame (query_id, doc_id, score) or a dict "
             f"{{query_id: {{doc_id: score}}}}, got {type(run).__name__}"
         )
-    _check_no_duplicates(frame, "run", "retrieved")
+    if check_duplicates:
+        _check_no_duplicates(frame, "run", "retrieved")
     if "run" not in frame.columns:
         frame["run"] = "coursekit"
     if "rank" not in frame.columns:
