@@ -1,0 +1,186 @@
+"""Figures of the course: precision-recall curves, gain curves, recall against rank.
+
+Every function draws on a matplotlib ``Axes`` (a new figure of a fixed size when none is given)
+and returns it, with a title, labelled axes and a legend. The numbers come from the measure
+functions; nothing is computed here that a measure does not already compute.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .ranked import STANDARD_RECALL_LEVELS, interpolated_precision, pr_table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "FIGSIZE",
+    "new_axes",
+    "pr_curve",
+    "interpolated_curves",
+    "gain_curves",
+    "recall_rank",
+    "per_query_bars",
+    "figure_png",
+]
+
+#: The default figure size, in inches (fixed so that notebook outputs are reproducible).
+FIGSIZE = (6.0, 4.0)
+
+
+def new_axes(ax: Axes | None = None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
+    """Return ``ax``, or the axes of a new figure of size ``figsize``."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+def pr_curve(
+    rels: Sequence[float],
+    n_relevant: int,
+    ax: Axes | None = None,
+    label: str = "system",
+    interpolated: bool = True,
+    title: str = "Precision-recall curve",
+) -> Axes:
+    """The precision-recall points of a ranking, rank by rank (the saw-tooth), and optionally
+    its interpolated precision at the 11 standard recall levels drawn over it."""
+    ax = new_axes(ax)
+    table = pr_table(rels, n_relevant)
+    ax.plot(
+        table["recall"],
+        table["precision"],
+        "o-",
+        color="C0",
+        alpha=0.6,
+        ms=4,
+        label=f"{label}: P(k), R(k) rank by rank",
+    )
+    if interpolated:
+        values = interpolated_precision(rels, n_relevant)
+        ax.step(
+            STANDARD_RECALL_LEVELS,
+            values,
+            where="post",
+            color="C3",
+            lw=2,
+            label=f"{label}: interpolated, 11 levels",
+        )
+        ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4)
+    _finish(ax, title, "recall", "precision")
+    return ax
+
+
+def interpolated_curves(
+    curves: Mapping[str, Sequence[float]],
+    ax: Axes | None = None,
+    levels: Sequence[float] = STANDARD_RECALL_LEVELS,
+    title: str = "Interpolated precision averaged over queries",
+) -> Axes:
+    """Several systems' interpolated precision-recall curves on one plot (label -> values)."""
+    ax = new_axes(ax)
+    for i, (label, values) in enumerate(curves.items()):
+        ax.plot(levels, values, marker="os^Dv"[i % 5], label=label)
+    _finish(ax, title, "recall level", "interpolated precision")
+    return ax
+
+
+def gain_curves(
+    curves: Mapping[str, Sequence[float]],
+    ax: Axes | None = None,
+    title: str = "Cumulated gain by rank",
+    ylabel: str = "gain",
+) -> Axes:
+    """Gain vectors (CG, DCG, their ideal, NCG, NDCG ...) against the rank (label -> vector)."""
+    ax = new_axes(ax)
+    for i, (label, values) in enumerate(curves.items()):
+        values = np.asarray(values, dtype=float)
+        ranks = np.arange(1, values.size + 1)
+        ax.plot(ranks, values, marker="os^Dv"[i % 5], ms=4, label=label)
+    _finish(ax, title, "rank", ylabel, xlim=None, ylim=None)
+    ax.set_xlim(left=0.5)
+    return ax
+
+
+def recall_rank(
+    rels: Sequence[float],
+    n_relevant: int,
+    n_max: int,
+    ax: Axes | None = None,
+    label: str = "system",
+    title: str = "Relevant documents found against rank",
+) -> Axes:
+    """The number of relevant documents found by each rank up to ``n_max``, between the best
+    case (all relevant first) and the worst case (none in the first ``n_max``), as in the
+    figures of Magdy & Jones (2010) and Audeh et al. (2015)."""
+    ax = new_axes(ax)
+    relevant = np.asarray(rels, dtype=float)[:n_max] >= 1
+    found = np.concatenate(
+        [[0], np.cumsum(relevant), np.full(max(0, n_max - relevant.size), relevant.sum())]
+    )[: n_max + 1]
+    ranks = np.arange(0, n_max + 1)
+    best = np.minimum(ranks, n_relevant)
+    ax.step(ranks, best, where="post", color="C2", ls="--", label="best case")
+    ax.step(ranks, np.zeros_like(ranks), where="post", color="C3", ls=":", label="worst case")
+    ax.step(ranks, found, where="post", color="C0", lw=2, label=label)
+    _finish(
+        ax,
+        title,
+        "rank",
+        "relevant documents found",
+        xlim=(0, n_max),
+        ylim=(-0.1, n_relevant + 0.3),
+    )
+    return ax
+
+
+def per_query_bars(
+    differences: Mapping[str, float],
+    ax: Axes | None = None,
+    title: str = "Per-query difference",
+    ylabel: str = "A − B",
+) -> Axes:
+    """A bar per query of a score difference (query -> value), positive bars in one colour."""
+    ax = new_axes(ax)
+    labels = list(differences)
+    values = np.array([differences[q] for q in labels], dtype=float)
+    ax.bar(labels, values, color=np.where(values >= 0, "C0", "C3"), label=ylabel)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.tick_params(axis="x", rotation=90)
+    _finish(ax, title, "query", ylabel, xlim=None, ylim=None)
+    return ax
+
+
+def _finish(
+    ax: Axes,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    xlim: tuple | None = (0, 1.02),
+    ylim: tuple | None = (0, 1.05),
+) -> None:
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+
+
+def figure_png(fig: Figure, dpi: int = 80) -> bytes:
+    """Render a figure to PNG bytes (for an ``ipywidgets.Image``), without pyplot state."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
