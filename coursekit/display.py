@@ -1,0 +1,61 @@
+"""Boxes for the notebooks: an erratum shows a printed value beside the recomputed one.
+
+The box is built in a code cell from a value that a coursekit call has just computed, so the
+corrected number on the page always comes from code (and nbval checks it).
+"""
+
+from __future__ import annotations
+
+import html
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Erratum", "erratum"]
+
+
+def _format(value: Any, digits: int) -> str:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return str(value)
+    return f"{float(value):.{digits}f}".rstrip("0").rstrip(".") if digits else str(value)
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """An erratum: where, what the source prints, what its own data gives, and why."""
+
+    source: str
+    quantity: str
+    printed: Any
+    computed: Any
+    cause: str
+    digits: int = 4
+
+    def __repr__(self) -> str:
+        return (
+            f"ERRATUM ({self.source}) {self.quantity}: printed {_format(self.printed, 6)}, "
+            f"recomputed {_format(self.computed, self.digits)}. Cause: {self.cause}"
+        )
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        return (
+            '<div style="border-left: 6px solid #d9534f; background: #fdf2f2; '
+            'padding: 0.5em 1em; margin: 0.5em 0;">'
+            f"<b>⚠ Erratum</b> — <i>{e(self.source)}</i><br>"
+            f"<b>{e(self.quantity)}</b>: printed <code>{e(_format(self.printed, 6))}</code>, "
+            f"recomputed from the source's own data <code>"
+            f"{e(_format(self.computed, self.digits))}</code><br>"
+            f"<b>Cause:</b> {e(self.cause)}</div>"
+        )
+
+
+def erratum(
+    source: str, quantity: str, printed: Any, computed: Any, cause: str, digits: int = 4
+) -> Erratum:
+    """An erratum box for a notebook: show it as the last expression of a code cell.
+
+    >>> erratum("slides 000", "MAP", 0.5138, 0.38503, "divides by 6, not 8")
+    ERRATUM (slides 000) MAP: printed 0.5138, recomputed 0.385. Cause: divides by 6, not 8
+    """
+    return Erratum(source, quantity, printed, computed, cause, digits)
