@@ -51,6 +51,7 @@ def pr_curve(
     label: str = "system",
     interpolated: bool = True,
     title: str = "Precision-recall curve",
+    legend_loc: str = "best",
 ) -> Axes:
     """The precision-recall points of a ranking, rank by rank (the saw-tooth), and optionally
     its interpolated precision at the 11 standard recall levels drawn over it."""
@@ -76,7 +77,7 @@ def pr_curve(
             label=f"{label}: interpolated, 11 levels",
         )
         ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4)
-    _finish(ax, title, "recall", "precision")
+    _finish(ax, title, "recall", "precision", legend_loc=legend_loc)
     return ax
 
 
@@ -85,12 +86,13 @@ def interpolated_curves(
     ax: Axes | None = None,
     levels: Sequence[float] = STANDARD_RECALL_LEVELS,
     title: str = "Interpolated precision averaged over queries",
+    legend_loc: str = "best",
 ) -> Axes:
     """Several systems' interpolated precision-recall curves on one plot (label -> values)."""
     ax = new_axes(ax)
     for i, (label, values) in enumerate(curves.items()):
         ax.plot(levels, values, marker="os^Dv"[i % 5], label=label)
-    _finish(ax, title, "recall level", "interpolated precision")
+    _finish(ax, title, "recall level", "interpolated precision", legend_loc=legend_loc)
     return ax
 
 
@@ -99,6 +101,7 @@ def gain_curves(
     ax: Axes | None = None,
     title: str = "Cumulated gain by rank",
     ylabel: str = "gain",
+    legend_loc: str = "best",
 ) -> Axes:
     """Gain vectors (CG, DCG, their ideal, NCG, NDCG ...) against the rank (label -> vector)."""
     ax = new_axes(ax)
@@ -106,7 +109,7 @@ def gain_curves(
         values = np.asarray(values, dtype=float)
         ranks = np.arange(1, values.size + 1)
         ax.plot(ranks, values, marker="os^Dv"[i % 5], ms=4, label=label)
-    _finish(ax, title, "rank", ylabel, xlim=None, ylim=None)
+    _finish(ax, title, "rank", ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
     ax.set_xlim(left=0.5)
     return ax
 
@@ -118,6 +121,7 @@ def recall_rank(
     ax: Axes | None = None,
     label: str = "system",
     title: str = "Relevant documents found against rank",
+    legend_loc: str = "best",
 ) -> Axes:
     """The number of relevant documents found by each rank up to ``n_max``, between the best
     case (all relevant first) and the worst case (none in the first ``n_max``), as in the
@@ -148,6 +152,7 @@ def per_query_bars(
     ax: Axes | None = None,
     title: str = "Per-query difference",
     ylabel: str = "A − B",
+    legend_loc: str = "best",
 ) -> Axes:
     """A bar per query of a score difference (query -> value), positive bars in one colour."""
     ax = new_axes(ax)
@@ -156,7 +161,7 @@ def per_query_bars(
     ax.bar(labels, values, color=np.where(values >= 0, "C0", "C3"), label=ylabel)
     ax.axhline(0, color="black", lw=0.8)
     ax.tick_params(axis="x", rotation=90)
-    _finish(ax, title, "query", ylabel, xlim=None, ylim=None)
+    _finish(ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
     return ax
 
 
@@ -167,6 +172,7 @@ def _finish(
     ylabel: str,
     xlim: tuple | None = (0, 1.02),
     ylim: tuple | None = (0, 1.05),
+    legend_loc: str = "best",
 ) -> None:
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -176,7 +182,7 @@ def _finish(
     if ylim is not None:
         ax.set_ylim(*ylim)
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+    ax.legend(loc=legend_loc, fontsize="small")
 
 
 def figure_png(fig: Figure, dpi: int = 80) -> bytes:

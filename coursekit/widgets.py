@@ -1,0 +1,506 @@
+"""Interactive widgets: change a judgment, watch the measures move.
+
+Each widget is a thin view over the measure functions: it keeps its inputs, calls coursekit to
+compute every number, and shows them in ``HTML`` readouts and an ``Image`` rendered with
+matplotlib's Agg backend (no ``Output`` widget, so static renders and nbval see the same thing).
+
+Every widget exposes ``values`` (the numbers of its readout), ``readout()`` (the same as text)
+and methods that do what a click does (``toggle(rank)``, ``set_grade(rank, grade)``, ...), so that
+tests and notebook cells can drive it. Display a widget by leaving it as the last expression of a
+cell; ``show_static()`` displays its current figure and readout without any widget machinery.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+
+from . import plots
+from .correlation import concordant_pairs, kendall_tau, spearman_rho
+from .graded import VARIANTS, dcg, dcg_curve, ideal_gains, ndcg
+from .ranked import (
+    average_precision,
+    pr_table,
+    precision_at,
+    r_precision,
+    reciprocal_rank,
+    rels_from_ranks,
+)
+from .recall import f_prime, mor, pres
+from .setbased import accuracy, f_measure, precision, recall
+
+__all__ = [
+    "SetBasedExplorer",
+    "RelevanceToggler",
+    "GradedJudgments",
+    "RecallOriented",
+    "RankCorrelation",
+]
+
+_FIGSIZE = (5.0, 3.4)
+_SMALL = w.Layout(width="auto")
+
+
+def _figure():
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=_FIGSIZE)
+    figure.subplots_adjust(left=0.13, right=0.97, top=0.9, bottom=0.15)  # no layout engine:
+    return figure, figure.subplots()  # a layout pass would draw the figure twice
+
+
+def _table(values: dict[str, float]) -> str:
+    rows = "".join(
+        f"<tr><td style='padding-right:1em'>{html.escape(name)}</td>"
+        f"<td style='text-align:right'><b>{value:.4f}</b></td></tr>"
+        for name, value in values.items()
+    )
+    return f"<table>{rows}</table>"
+
+
+class _Widget:
+    """What every widget shares: a readout, an optional image, display and static display."""
+
+    title = ""
+
+    def __init__(self) -> None:
+        self.values: dict[str, float] = {}
+        self.readout_html = w.HTML(layout=w.Layout(min_width="14em"))
+        self.image: w.Image | None = None
+        self._figure = None
+
+    def _render(self, draw) -> None:
+        """Draw on a reused Agg figure and put the PNG into the Image widget."""
+        if self._figure is None:
+            self._figure = _figure()
+            self.image = w.Image(format="png", layout=w.Layout(width="420px"))
+        figure, ax = self._figure
+        ax.clear()
+        draw(ax)
+        self.image.value = plots.figure_png(figure)
+
+    def readout(self) -> str:
+        """The readout as text: one ``name = value`` per line, values to 4 decimals."""
+        return "\n".join(f"{name} = {value:.4f}" for name, value in self.values.items())
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    def show_static(self) -> None:
+        """Display the current figure (if any) and readout as plain outputs."""
+        from IPython.display import HTML, Image, display
+
+        if self.image is not None:
+            display(Image(data=self.image.value, format="png"))
+        display(HTML(self.readout_html.value))
+
+
+class SetBasedExplorer(_Widget):
+    """Confusion-matrix counts and beta -> precision, recall, F_beta, accuracy, and the
+    harmonic against the arithmetic mean of precision and recall (chapter 01)."""
+
+    def __init__(self, tp: int = 6, fp: int = 4, fn: int = 14, tn: int = 76, beta: float = 1.0):
+        super().__init__()
+        style = {"description_width": "initial"}
+        self.sliders = {
+            name: w.IntSlider(
+                value=value, min=0, max=200, description=label, style=style, continuous_update=False
+            )
+            for name, value, label in (
+                ("tp", tp, "TP: relevant, retrieved"),
+                ("fp", fp, "FP: retrieved, not relevant"),
+                ("fn", fn, "FN: relevant, missed"),
+                ("tn", tn, "TN: neither"),
+            )
+        }
+        self.beta = w.FloatLogSlider(
+            value=beta,
+            base=2,
+            min=-3,
+            max=3,
+            step=0.25,
+            description="β (recall weight)",
+            style=style,
+            continuous_update=False,
+        )
+        for control in (*self.sliders.values(), self.beta):
+            control.observe(lambda _: self.update(), names="value")
+        self.widget = w.VBox(
+            [
+                w.HTML("<b>Set-based measures</b> — set the four cells of the confusion matrix"),
+                w.HBox([w.VBox([*self.sliders.values(), self.beta]), self.readout_html]),
+            ]
+        )
+        self.update()
+
+    def set_counts(
+        self,
+        tp: int | None = None,
+        fp: int | None = None,
+        fn: int | None = None,
+        tn: int | None = None,
+        beta: float | None = None,
+    ) -> None:
+        """Set some counts (and beta), as moving the sliders would."""
+        for name, value in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
+            if value is not None:
+                self.sliders[name].value = value
+        if beta is not None:
+            self.beta.value = beta
+
+    def update(self) -> None:
+        counts = {name: slider.value for name, slider in self.sliders.items()}
+        docs = [f"d{i}" for i in range(sum(counts.values()))]
+        tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+        retrieved = docs[: tp + fp]
+        relevant = docs[:tp] + docs[tp + fp : tp + fp + fn]
+        p, r = precision(retrieved, relevant), recall(retrieved, relevant)
+        n_docs = max(len(docs), 1)
+        self.values = {
+            "precision": p,
+            "recall": r,
+            f"F_beta (beta={self.beta.value:g})": f_measure(p, r, self.beta.value),
+            "F1 (harmonic mean)": f_measure(p, r),
+            "arithmetic mean": (p + r) / 2,
+            "accuracy": accuracy(retrieved, relevant, n_docs) if docs else 0.0,
+        }
+        self.readout_html.value = _table(self.values)
+
+
+class RelevanceToggler(_Widget):
+    """A ranked list as toggle buttons -> the P(k)/R(k) table, the precision-recall curve with
+    its interpolation, AP, P@k, R-precision and RR (chapters 02 to 04)."""
+
+    def __init__(
+        self,
+        rels: Sequence[int] = (1, 1, 0, 1, 0, 1, 0, 0, 0, 0),
+        n_relevant: int | None = None,
+        k: int = 5,
+        length: int | None = None,
+    ):
+        super().__init__()
+        start = [int(r >= 1) for r in rels]
+        length = length or len(start)
+        start = (start + [0] * length)[:length]
+        self.buttons = [
+            w.ToggleButton(
+                value=bool(r),
+                description=str(i),
+                tooltip=f"rank {i}: relevant?",
+                layout=w.Layout(width="3.2em"),
+            )
+            for i, r in enumerate(start, start=1)
+        ]
+        found = sum(start)
+        self.n_relevant = w.BoundedIntText(
+            value=n_relevant if n_relevant is not None else found,
+            min=0,
+            max=10_000,
+            description="relevant in total",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="14em"),
+        )
+        self.k = w.IntSlider(value=k, min=1, max=max(length, 1), description="k for P@k")
+        self.table_html = w.HTML()
+        for control in (*self.buttons, self.n_relevant, self.k):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Relevance toggler</b> — click a rank to mark its document relevant "
+                    "(pressed) or not"
+                ),
+                w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
+                w.HBox([self.n_relevant, self.k]),
+                w.HBox([self.image, self.readout_html]),
+                self.table_html,
+            ]
+        )
+
+    @property
+    def rels(self) -> list[int]:
+        """The current judgments, rank by rank (1 = relevant)."""
+        return [int(b.value) for b in self.buttons]
+
+    def toggle(self, rank: int) -> None:
+        """Flip the judgment at ``rank`` (1-based), as a click would."""
+        button = self.buttons[rank - 1]
+        button.value = not button.value
+
+    def update(self) -> None:
+        rels = self.rels
+        found = sum(rels)
+        if self.n_relevant.value < found:  # the collection holds at least what was found
+            self.n_relevant.value = found  # (this triggers update again)
+            return
+        n = self.n_relevant.value
+        self.values = {
+            "AP": average_precision(rels, n),
+            f"P@{self.k.value}": precision_at(rels, self.k.value),
+            "R-precision": r_precision(rels, n),
+            "RR": reciprocal_rank(rels),
+        }
+        self.readout_html.value = _table(self.values)
+        table = pr_table(rels, n)
+        self.table_html.value = table.round(3).to_html(index=False, border=0)
+        self._render(
+            lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left")
+        )
+        for button in self.buttons:
+            button.button_style = "success" if button.value else ""
+
+
+class GradedJudgments(_Widget):
+    """A grade (0-3) per rank and a DCG variant -> gains, DCG, ideal DCG, nDCG, and the
+    DCG and ideal DCG curves (chapter 05)."""
+
+    def __init__(
+        self,
+        gains: Sequence[int] = (3, 2, 3, 0, 0, 1, 2, 2, 3, 0),
+        ideal: Sequence[int] | None = None,
+        variant: str = "jarvelin",
+    ):
+        super().__init__()
+        self.ideal = None if ideal is None else list(ideal)
+        self.grades = [
+            w.Dropdown(
+                options=[0, 1, 2, 3],
+                value=int(g),
+                description=f"rank {i}",
+                layout=w.Layout(width="9em"),
+                style={"description_width": "4em"},
+            )
+            for i, g in enumerate(gains, start=1)
+        ]
+        self.variant = w.ToggleButtons(
+            options=list(VARIANTS),
+            value=variant,
+            description="DCG formula",
+            tooltips=[
+                "rel_1 + sum rel_i / log2(i)",
+                "rel_i / log2(i + 1)",
+                "(2^rel_i - 1) / log2(i + 1)",
+            ],
+        )
+        for control in (*self.grades, self.variant):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Graded judgments</b> — choose the grade of each rank and the DCG formula"
+                ),
+                w.HBox(self.grades[:5]),
+                w.HBox(self.grades[5:10]),
+                w.HBox(self.grades[10:]),
+                self.variant,
+                w.HBox([self.image, self.readout_html]),
+            ]
+        )
+
+    @property
+    def gains(self) -> list[int]:
+        return [d.value for d in self.grades]
+
+    def set_grade(self, rank: int, grade: int) -> None:
+        """Set the grade at ``rank`` (1-based), as choosing it in the menu would."""
+        self.grades[rank - 1].value = grade
+
+    def update(self) -> None:
+        gains, variant = self.gains, self.variant.value
+        best = ideal_gains(gains, self.ideal)[: len(gains)]
+        self.values = {
+            "DCG": dcg(gains, variant=variant),
+            "ideal DCG": dcg(best, variant=variant),
+            "nDCG": ndcg(gains, k=len(gains), ideal=self.ideal, variant=variant),
+        }
+        self.readout_html.value = f"<div>gains: {gains}</div>" + _table(self.values)
+        curves = {"DCG": dcg_curve(gains, variant), "ideal DCG": dcg_curve(best, variant)}
+        self._render(
+            lambda ax: plots.gain_curves(
+                curves, ax=ax, title=f"DCG ({variant})", ylabel="DCG", legend_loc="lower right"
+            )
+        )
+
+
+class RecallOriented(_Widget):
+    """N_max, n_relevant and the ranks of the relevant documents -> AP, recall, F'_beta, PRES,
+    MOR, with the found documents between the best and worst cases (chapter 06). Preset
+    buttons load the five systems of Audeh, Beaune & Beigbeder (2015)."""
+
+    PRESETS = {
+        "system 1": (1, 2, 3, 4),
+        "system 2": (50, 51, 53, 54),
+        "system 3": (1, 98, 99, 100),
+        "system 4": (1, 54),
+        "system 5": (1,),
+    }
+
+    def __init__(
+        self,
+        ranks: Sequence[int] = (1, 54),
+        n_relevant: int = 4,
+        n_max: int = 100,
+        beta: float = 4.0,
+    ):
+        super().__init__()
+        style = {"description_width": "initial"}
+        self.ranks = w.Text(
+            value=", ".join(map(str, ranks)),
+            description="ranks of the relevant documents found",
+            style=style,
+            continuous_update=False,
+            layout=w.Layout(width="32em"),
+        )
+        self.n_relevant = w.BoundedIntText(
+            value=n_relevant, min=1, max=10_000, description="relevant in total", style=style
+        )
+        self.n_max = w.BoundedIntText(
+            value=n_max, min=1, max=10_000, description="N_max (documents examined)", style=style
+        )
+        self.beta = w.FloatSlider(
+            value=beta, min=0.25, max=8, step=0.25, description="β for F′", style=style
+        )
+        self.presets = [
+            w.Button(description=name, tooltip=f"ranks {ranks}", layout=_SMALL)
+            for name, ranks in self.PRESETS.items()
+        ]
+        for button in self.presets:
+            button.on_click(lambda b: self.load(b.description))
+        self.message = w.HTML()
+        for control in (self.ranks, self.n_relevant, self.n_max, self.beta):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML("<b>Recall-oriented measures</b> — where are the relevant documents?"),
+                w.HBox(self.presets),
+                self.ranks,
+                w.HBox([self.n_relevant, self.n_max]),
+                self.beta,
+                self.message,
+                w.HBox([self.image, self.readout_html]),
+            ]
+        )
+
+    def load(self, name: str) -> None:
+        """Load a preset (one of ``PRESETS``), as its button would: 4 relevant, N_max = 100."""
+        with self.n_relevant.hold_trait_notifications():
+            self.n_relevant.value, self.n_max.value = 4, 100
+        self.ranks.value = ", ".join(map(str, self.PRESETS[name]))
+        self.update()
+
+    def _parse(self) -> list[int]:
+        text = self.ranks.value.replace(";", ",")
+        return sorted({int(part) for part in text.split(",") if part.strip()})
+
+    def update(self) -> None:
+        try:
+            ranks = self._parse()
+            length = max([self.n_max.value, *ranks]) if ranks else self.n_max.value
+            rels = rels_from_ranks(ranks, length)
+            n, n_max = self.n_relevant.value, self.n_max.value
+            ap = average_precision(rels[:n_max], n)
+            found = sum(rels[:n_max])
+            self.values = {
+                "AP (at N_max)": ap,
+                "recall (at N_max)": found / n,
+                f"F′ (β={self.beta.value:g})": f_prime(ap, found / n, self.beta.value),
+                "PRES": pres(rels, n, n_max),
+                "MOR": mor(rels, n, n_max),
+            }
+        except (ValueError, TypeError) as error:
+            self.message.value = f"<span style='color:#b00'>{html.escape(str(error))}</span>"
+            return
+        self.message.value = ""
+        self.readout_html.value = _table(self.values)
+        self._render(
+            lambda ax: plots.recall_rank(
+                rels, n, n_max, ax=ax, label="this list", legend_loc="center right"
+            )
+        )
+
+
+class RankCorrelation(_Widget):
+    """Two orderings of K items, with buttons that swap neighbours -> Spearman's rho and
+    Kendall's tau, and the list of concordant and discordant pairs (chapter 07)."""
+
+    def __init__(
+        self, first: Sequence[Any] = ("A", "B", "C", "D", "E"), second: Sequence[Any] | None = None
+    ):
+        super().__init__()
+        self.orders = [list(first), list(second if second is not None else first)]
+        self.rows = [w.HBox(), w.HBox()]
+        self.pairs_html = w.HTML()
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Rank correlation</b> — swap neighbours in either ranking "
+                    "(the ⇄ button swaps the items on its two sides)"
+                ),
+                w.HTML("first ranking"),
+                self.rows[0],
+                w.HTML("second ranking"),
+                self.rows[1],
+                self.readout_html,
+                self.pairs_html,
+            ]
+        )
+
+    def swap(self, which: int, position: int) -> None:
+        """Swap the items at ``position`` and ``position + 1`` (1-based) of ranking ``which``
+        (0 or 1), as the button between them would."""
+        order = self.orders[which]
+        if not 1 <= position < len(order):
+            raise ValueError(f"position must be between 1 and {len(order) - 1}, got {position}")
+        order[position - 1], order[position] = order[position], order[position - 1]
+        self.update()
+
+    def _row(self, which: int) -> list[w.Widget]:
+        items: list[w.Widget] = []
+        for i, item in enumerate(self.orders[which], start=1):
+            items.append(w.Label(f"{i}. {item}"))
+            if i < len(self.orders[which]):
+                button = w.Button(
+                    description="⇄",
+                    tooltip=f"swap positions {i} and {i + 1}",
+                    layout=w.Layout(width="2.6em"),
+                )
+                button.on_click(lambda _, which=which, i=i: self.swap(which, i))
+                items.append(button)
+        return items
+
+    def update(self) -> None:
+        a, b = self.orders
+        self.values = {
+            "Spearman rho": spearman_rho(a, b),
+            "Kendall tau": kendall_tau(a, b),
+        }
+        pairs = concordant_pairs(a, b)
+        counts = pairs["verdict"].value_counts()
+        self.values["concordant pairs"] = float(counts.get("concordant", 0))
+        self.values["discordant pairs"] = float(counts.get("discordant", 0))
+        self.readout_html.value = _table(self.values)
+        self.pairs_html.value = pairs.to_html(index=False, border=0)
+        for which in (0, 1):
+            self.rows[which].children = self._row(which)
+
+
+def _median_update_ms(widget: _Widget, change, repeats: int = 21) -> float:
+    """Median time of one change (recompute and redraw) in milliseconds (for benchmarks)."""
+    import time
+
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        change()
+        times.append((time.perf_counter() - start) * 1000)
+    return float(np.median(times))
