@@ -87,10 +87,17 @@ class _Widget:
         """The readout as text: one ``name = value`` per line, values to 4 decimals."""
         return "\n".join(f"{name} = {value:.4f}" for name, value in self.values.items())
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)
+    def _repr_mimebundle_(self, **kwargs) -> dict:
+        # A short, stable text form: the default repr of a widget lists every child's state
+        # (PNG bytes included), which would differ from one matplotlib version to another.
+        return {
+            "text/plain": f"{type(self).__name__} widget (interactive when the notebook runs)",
+            "application/vnd.jupyter.widget-view+json": {
+                "version_major": 2,
+                "version_minor": 0,
+                "model_id": self.widget.model_id,
+            },
+        }
 
     def show_static(self) -> None:
         """Display the current figure (if any) and readout as plain outputs."""
