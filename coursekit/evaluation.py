@@ -26,7 +26,7 @@ import pandas as pd
 
 from .graded import VARIANTS
 from .registry import Measure, parse_measure
-from .trec import _check_no_duplicates, as_qrels_frame, as_run_frame, sort_run
+from .trec import _check_no_duplicates, as_qrels_frame, as_run_frame, factorize_ids, sort_run
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -274,18 +274,7 @@ def _codes(column: pd.Series, blocks: bool = False) -> tuple[np.ndarray, np.ndar
     """
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column.cat.codes.to_numpy(), column.cat.categories.to_numpy(dtype=object)
-    ids = column.to_numpy(dtype=object)
-    if not blocks:
-        codes, uniques = pd.factorize(ids)
-        return codes, np.asarray(uniques, dtype=object)
-    if ids.size == 0:
-        return np.zeros(0, dtype=np.intp), ids
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    block_codes, uniques = pd.factorize(ids[starts])
-    return (
-        np.repeat(block_codes, np.diff(np.r_[starts, ids.size])),
-        np.asarray(uniques, dtype=object),
-    )
+    return factorize_ids(column.to_numpy(dtype=object), blocks=blocks)
 
 
 def _trec_order(

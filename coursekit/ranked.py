@@ -163,7 +163,9 @@ def interpolated_precision(
     The value at level r is the highest precision reached at any rank whose recall is >= r,
     and 0 when recall r is never reached: P_interp(r) = max {P(k) : R(k) >= r}.
     Recall levels are compared exactly, on counts: rank k reaches level r = a/b when
-    b · found(k) >= a · n_relevant, so that 7 found out of 10 reaches 0.7.
+    b · found(k) >= a · n_relevant, so that 7 found out of 10 reaches 0.7. (trec_eval counts
+    the documents needed as ``(long)(r · n + 0.9)`` in floating point, which for 0.7 · 3 gives
+    2: it lets 2 of 3 relevant documents reach recall 0.7. coursekit does not.)
 
     >>> interpolated_precision([1, 0, 1, 0], n_relevant=2).round(3).tolist()
     [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.667, 0.667, 0.667, 0.667, 0.667]

@@ -56,10 +56,11 @@ def rnorm(rels: Sequence[float], n_relevant: int, n_docs: int) -> float:
     relevant = as_binary(rels)
     n = check_n_relevant(n_relevant, relevant)
     n_docs = check_positive_int(n_docs, "n_docs")
-    if relevant.size > n_docs or n > n_docs:
+    missing = n - int(relevant.sum())
+    if relevant.size + missing > n_docs:
         raise ValueError(
-            f"n_docs={n_docs} is smaller than the ranking ({relevant.size} documents) or than "
-            f"n_relevant={n}"
+            f"n_docs={n_docs} is too small: the ranking holds {relevant.size} documents and "
+            f"{missing} relevant document(s) are missing from it, {relevant.size + missing} in all"
         )
     if n == 0:
         return 0.0

@@ -18,6 +18,7 @@ Every problem in a file is reported with the file name and line number.
 
 from __future__ import annotations
 
+import csv
 import math
 import os
 from collections.abc import Mapping
@@ -82,23 +83,38 @@ def _read_lines(
     return rows
 
 
-def _read_table(path: PathLike, n_fields: int) -> pd.DataFrame | None:
-    """Fast path: let pandas split the file; None when anything looks off (then the slow,
-    line-by-line reader finds the exact line and says what is wrong)."""
+def _read_table(path: PathLike, n_fields: int, numeric: tuple[int, ...]) -> pd.DataFrame | None:
+    """Fast path: let pandas split the file, with the ``numeric`` columns parsed as floats.
+
+    Returns None when anything looks off (then the slow, line-by-line reader finds the exact
+    line and says what is wrong). Fields are split on white space only: quotes are ordinary
+    characters, as in trec_eval.
+    """
+    dtypes = {i: (float if i in numeric else object) for i in range(n_fields)}
     try:
         frame = pd.read_csv(
             path,
             sep=r"\s+",
             header=None,
-            dtype=str,
+            dtype=dtypes,
             engine="c",
+            quoting=csv.QUOTE_NONE,
             keep_default_na=False,
             na_filter=False,
             skip_blank_lines=True,
         )
     except Exception:
         return None
-    if frame.shape[1] != n_fields or (frame == "").to_numpy().any():
+    if frame.shape[1] != n_fields:
+        return None
+    for i in numeric:
+        column = frame[i].to_numpy()
+        if column.dtype.kind != "f" or not np.all(np.isfinite(column)):
+            return None
+    # a short line leaves its trailing fields empty (white space cannot make an empty field
+    # in the middle), so the last column is enough to spot one
+    last = n_fields - 1
+    if last not in numeric and (frame[last].to_numpy() == "").any():
         return None
     return frame
 
@@ -110,13 +126,8 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     Raises ``ValueError`` naming the file and line of a malformed line, a non-numeric grade,
     or a document judged twice for the same query, and for a file with no judgment.
     """
-    frame = _read_table(path, 4)
-    grades = None
-    if frame is not None:
-        grades = pd.to_numeric(frame[3], errors="coerce").to_numpy(dtype=float)
-        if not np.all(np.isfinite(grades)):
-            grades = None
-    if frame is None or grades is None:
+    frame = _read_table(path, 4, numeric=(3,))
+    if frame is None:
         rows = _read_lines(path, 4, "qrels", "query_id iteration doc_id grade")
         data = {"query_id": [], "doc_id": [], "relevance": []}
         for number, (qid, _, doc, grade) in rows:
@@ -126,7 +137,9 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
         result = pd.DataFrame(data)
         lines = np.array([number for number, _ in rows])
     else:
-        result = pd.DataFrame({"query_id": frame[0], "doc_id": frame[2], "relevance": grades})
+        result = pd.DataFrame(
+            {"query_id": frame[0], "doc_id": frame[2], "relevance": frame[3].to_numpy()}
+        )
         lines = None
     result = _categorical_ids(_integral_grades(result))
     if result.empty:
@@ -162,13 +175,7 @@ def read_run(path: PathLike) -> pd.DataFrame:
     score, a NaN or infinite score, or a document retrieved twice for the same query.
     """
     layout = "query_id Q0 doc_id rank score run_name"
-    frame = _read_table(path, 6)
-    scores = ranks = None
-    if frame is not None:
-        scores = pd.to_numeric(frame[4], errors="coerce").to_numpy(dtype=float)
-        ranks = pd.to_numeric(frame[3], errors="coerce").to_numpy(dtype=float)
-        if not (np.all(np.isfinite(scores)) and np.all(np.isfinite(ranks))):
-            frame = None
+    frame = _read_table(path, 6, numeric=(3, 4))
     if frame is None:
         rows = _read_lines(path, 6, "run", layout)
         data: dict[str, list] = {c: [] for c in RUN_COLUMNS}
@@ -186,8 +193,8 @@ def read_run(path: PathLike) -> pd.DataFrame:
             {
                 "query_id": frame[0],
                 "doc_id": frame[2],
-                "rank": ranks,
-                "score": scores,
+                "rank": frame[3].to_numpy(),
+                "score": frame[4].to_numpy(),
                 "run": frame[5],
             }
         )
@@ -243,11 +250,34 @@ def _ids_as_strings(frame: pd.DataFrame) -> None:
             frame[column] = frame[column].astype(str)
 
 
+def factorize_ids(ids: np.ndarray, blocks: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes for an array of ids and the ids they stand for (first-seen order).
+
+    With ``blocks``, each run of equal neighbours is hashed once: a run or qrels file lists a
+    query's rows together, so its query ids cost one hash per query, not one per row.
+    """
+    ids = np.asarray(ids, dtype=object)
+    if not blocks or ids.size == 0:
+        codes, uniques = pd.factorize(ids)
+        return codes, np.asarray(uniques, dtype=object)
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    block_codes, uniques = pd.factorize(ids[starts])
+    return (
+        np.repeat(block_codes, np.diff(np.r_[starts, ids.size])),
+        np.asarray(uniques, dtype=object),
+    )
+
+
 def _categorical_ids(frame: pd.DataFrame) -> pd.DataFrame:
     """Store the id columns as categoricals: each id is hashed once, here, and the frame is
     smaller; they still compare equal to plain strings."""
     for column in ("query_id", "doc_id"):
-        frame[column] = frame[column].astype("category")
+        values = frame[column]
+        if not isinstance(values.dtype, pd.CategoricalDtype):
+            # categories in first-seen order, not sorted: ties are broken on the strings,
+            # never on category order
+            codes, uniques = factorize_ids(values.to_numpy(), blocks=column == "query_id")
+            frame[column] = pd.Categorical.from_codes(codes, categories=pd.Index(uniques))
     return frame
 
 
@@ -355,11 +385,26 @@ def sort_run(run: pd.DataFrame) -> pd.DataFrame:
     >>> sort_run(run)[["doc_id", "rank"]].to_numpy().tolist()
     [['b', 1], ['c', 2], ['a', 3]]
     """
-    ordered = run.sort_values(
+    # Sort on the ids as strings: a categorical column would sort by its category order.
+    keys = pd.DataFrame(
+        {
+            "query_id": _as_str(run["query_id"]),
+            "score": run["score"].to_numpy(),
+            "doc_id": _as_str(run["doc_id"]),
+        },
+        index=run.index,
+    )
+    order = keys.sort_values(
         ["query_id", "score", "doc_id"], ascending=[True, False, False], kind="mergesort"
-    ).reset_index(drop=True)
+    ).index
+    ordered = run.loc[order].reset_index(drop=True)
     ordered["rank"] = ordered.groupby("query_id", sort=False).cumcount().to_numpy() + 1
     return ordered
+
+
+def _as_str(column: pd.Series) -> np.ndarray:
+    """An id column as an array of Python strings, whatever its dtype (categorical too)."""
+    return column.astype(str).to_numpy(dtype=object)
 
 
 def write_run(run: Any, path: PathLike, run_name: str | None = None) -> None:
@@ -372,9 +417,9 @@ def write_run(run: Any, path: PathLike, run_name: str | None = None) -> None:
     if names.str.contains(r"\s").any():
         raise ValueError("a run name cannot contain white space")
     lines = (
-        frame["query_id"]
+        frame["query_id"].astype(str)
         + " Q0 "
-        + frame["doc_id"]
+        + frame["doc_id"].astype(str)
         + " "
         + frame["rank"].astype(str)
         + " "
@@ -388,7 +433,13 @@ def write_run(run: Any, path: PathLike, run_name: str | None = None) -> None:
 def write_qrels(qrels: Any, path: PathLike) -> None:
     """Write qrels (DataFrame or dict of dicts) as a TREC qrels file."""
     frame = as_qrels_frame(qrels)
-    lines = frame["query_id"] + " 0 " + frame["doc_id"] + " " + frame["relevance"].astype(str)
+    lines = (
+        frame["query_id"].astype(str)
+        + " 0 "
+        + frame["doc_id"].astype(str)
+        + " "
+        + frame["relevance"].astype(str)
+    )
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

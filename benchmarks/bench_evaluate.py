@@ -1,0 +1,255 @@
+"""Benchmark: coursekit.evaluate against pytrec_eval on a TREC-scale run.
+
+    .venv/bin/python benchmarks/bench_evaluate.py                 # 1000 queries x 1000 documents
+    .venv/bin/python benchmarks/bench_evaluate.py --queries 100 --docs 200 --repeats 3   # quick
+
+The data are seeded and synthetic: each query retrieves ``--docs`` distinct documents from a pool
+of 100,000 ids ("doc12345") with continuous scores, written in rank order as a run file is; the
+qrels judge ``--judged`` of the retrieved documents and ``--unretrieved`` others per query,
+with grades 0..3. Before timing anything the script checks that both tools give the same mean
+AP (within 1e-9), so that the two columns time the same work. Each figure is the median of
+``--repeats`` runs, in one process, with the garbage collector run before each one; the two
+tools take turns within each repetition so that a busy machine slows both alike.
+
+Cases:
+  (a) in memory: evaluate(run_df, qrels_df, ["AP", "nDCG@10", "P@10"]) against
+      RelevanceEvaluator(qrels_dict, {"map", "ndcg_cut_10", "P_10"}).evaluate(run_dict),
+      evaluator construction included; coursekit with the DataFrames read_run/read_qrels
+      return (categorical ids) and with plain string id columns;
+  (b) from files: read_run + read_qrels + evaluate against parse_run + parse_qrel +
+      RelevanceEvaluator + evaluate;
+  (c) as (a), with heavy ties (scores rounded to 1 decimal) and the rows in random order, so
+      that coursekit has to sort.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytrec_eval
+
+import coursekit as ck
+
+MEASURES = ["AP", "nDCG@10", "P@10"]
+TREC_MEASURES = {"map", "ndcg_cut_10", "P_10"}
+POOL_SIZE = 100_000
+GRADE_PROBABILITIES = [0.55, 0.25, 0.12, 0.08]  # grades 0, 1, 2, 3
+TARGET_RATIO = 1.0
+
+
+# --- the data --------------------------------------------------------------------------------
+
+
+def make_data(
+    n_queries: int, n_docs: int, n_judged: int, n_unretrieved: int, seed: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run (in rank order, plain string ids) and graded qrels, as DataFrames."""
+    rng = np.random.default_rng(seed)
+    if n_docs > POOL_SIZE // 2:
+        raise SystemExit(f"--docs must be at most {POOL_SIZE // 2}")
+    pool = np.array([f"doc{i}" for i in range(POOL_SIZE)], dtype=object)
+    queries = np.array([str(301 + i) for i in range(n_queries)], dtype=object)
+    n_judged = min(n_judged, n_docs)
+    run_docs = np.empty((n_queries, n_docs), dtype=np.int64)
+    run_scores = np.empty((n_queries, n_docs))
+    qrels_docs = np.empty((n_queries, n_judged + n_unretrieved), dtype=np.int64)
+    for i in range(n_queries):
+        docs = rng.choice(POOL_SIZE, size=n_docs, replace=False)
+        scores = rng.normal(size=n_docs)
+        order = np.argsort(-scores, kind="stable")  # rank order, as a run file is written
+        run_docs[i], run_scores[i] = docs[order], scores[order]
+        judged = docs[rng.choice(n_docs, size=n_judged, replace=False)]
+        others = np.setdiff1d(rng.choice(POOL_SIZE, size=2 * n_unretrieved + 10), docs)
+        while others.size < n_unretrieved:  # practically never
+            others = np.union1d(others, np.setdiff1d(rng.choice(POOL_SIZE, size=100), docs))
+        unretrieved = rng.permutation(others)[:n_unretrieved]
+        qrels_docs[i] = np.concatenate([judged, unretrieved])
+    grades = rng.choice(4, size=qrels_docs.size, p=GRADE_PROBABILITIES)
+    run = pd.DataFrame(
+        {
+            "query_id": np.repeat(queries, n_docs),
+            "doc_id": pool[run_docs.ravel()],
+            "rank": np.tile(np.arange(1, n_docs + 1), n_queries),
+            "score": run_scores.ravel(),
+            "run": "bench",
+        }
+    )
+    qrels = pd.DataFrame(
+        {
+            "query_id": np.repeat(queries, qrels_docs.shape[1]),
+            "doc_id": pool[qrels_docs.ravel()],
+            "relevance": grades,
+        }
+    )
+    return run, qrels
+
+
+def heavy_ties(run: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Scores rounded to 1 decimal (about 80 distinct values a query) and rows shuffled."""
+    rng = np.random.default_rng(seed + 1)
+    tied = run.iloc[rng.permutation(len(run))].reset_index(drop=True)
+    tied["score"] = tied["score"].round(1)
+    tied["rank"] = np.arange(1, len(tied) + 1)  # meaningless, as the rows are shuffled
+    return tied
+
+
+def to_dict(frame: pd.DataFrame, value: str) -> dict[str, dict[str, float | int]]:
+    """{query_id: {doc_id: value}} with plain Python str, float and int (pytrec_eval's form)."""
+    result: dict[str, dict] = {}
+    values = frame[value].tolist()
+    for q, d, v in zip(frame["query_id"].tolist(), frame["doc_id"].tolist(), values, strict=True):
+        result.setdefault(q, {})[d] = v
+    return result
+
+
+def categorical(frame: pd.DataFrame) -> pd.DataFrame:
+    """The id columns as categoricals, as read_run and read_qrels return them."""
+    frame = frame.copy()
+    for column in ("query_id", "doc_id"):
+        frame[column] = frame[column].astype("category")
+    return frame
+
+
+# --- the two tools ---------------------------------------------------------------------------
+
+
+def coursekit_mean_ap(run, qrels) -> float:
+    return float(ck.evaluate(run, qrels, MEASURES).mean["AP"])
+
+
+def pytrec_eval_mean_ap(run_dict, qrels_dict) -> float:
+    per_query = pytrec_eval.RelevanceEvaluator(qrels_dict, TREC_MEASURES).evaluate(run_dict)
+    return float(np.mean([values["map"] for values in per_query.values()]))
+
+
+def pytrec_eval_from_files(run_path: Path, qrels_path: Path) -> float:
+    with open(run_path) as run_file, open(qrels_path) as qrels_file:
+        run, qrels = pytrec_eval.parse_run(run_file), pytrec_eval.parse_qrel(qrels_file)
+    return pytrec_eval_mean_ap(run, qrels)
+
+
+def coursekit_from_files(run_path: Path, qrels_path: Path) -> float:
+    return coursekit_mean_ap(ck.read_run(run_path), ck.read_qrels(qrels_path))
+
+
+def check_same_mean_ap(case: str, tools: dict[str, Callable[[], float]]) -> None:
+    values = {name: tool() for name, tool in tools.items()}
+    first = next(iter(values.values()))
+    if any(abs(value - first) > 1e-9 for value in values.values()):
+        raise SystemExit(f"{case}: the mean AP differs: {values}")
+    print(f"  {case}: mean AP {first:.6f} from every tool")
+
+
+def median_times(tools: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median wall-clock seconds of each tool; the tools take turns within each repetition."""
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    for _ in range(repeats):
+        for name, tool in tools.items():
+            gc.collect()
+            start = time.perf_counter()
+            tool()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+# --- main ------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=int, default=1000, help="number of queries (1000)")
+    parser.add_argument("--docs", type=int, default=1000, help="documents per query (1000)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure (5)")
+    parser.add_argument("--judged", type=int, default=200, help="judged retrieved docs (200)")
+    parser.add_argument("--unretrieved", type=int, default=50, help="judged others (50)")
+    parser.add_argument("--seed", type=int, default=20261123)
+    args = parser.parse_args(argv)
+    if min(args.queries, args.docs, args.repeats) < 1 or min(args.judged, args.unretrieved) < 0:
+        parser.error("--queries, --docs, --repeats must be >= 1; --judged, --unretrieved >= 0")
+
+    started = time.perf_counter()
+    print(
+        f"coursekit {ck.__version__}, pytrec_eval-terrier "
+        f"{importlib.metadata.version('pytrec-eval-terrier')}, numpy {np.__version__}, pandas "
+        f"{pd.__version__}, Python {platform.python_version()}, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"data: {args.queries} queries x {args.docs} documents (pool {POOL_SIZE:,}), "
+        f"{min(args.judged, args.docs)} + {args.unretrieved} judgments a query, seed {args.seed}"
+    )
+    run, qrels = make_data(args.queries, args.docs, args.judged, args.unretrieved, args.seed)
+    run_dict, qrels_dict = to_dict(run, "score"), to_dict(qrels, "relevance")
+    tied = heavy_ties(run, args.seed)
+    tied_dict = to_dict(tied, "score")
+
+    with tempfile.TemporaryDirectory(prefix="coursekit-bench-") as tmp:
+        run_path, qrels_path = Path(tmp) / "run.txt", Path(tmp) / "qrels.txt"
+        ck.write_run(run, run_path)
+        ck.write_qrels(qrels, qrels_path)
+        # The frames exactly as read_run and read_qrels return them (categorical ids).
+        run_read, qrels_read = ck.read_run(run_path), ck.read_qrels(qrels_path)
+        tied_categorical, qrels_categorical = categorical(tied), categorical(qrels)
+        print(f"set-up: {time.perf_counter() - started:.1f} s")
+
+        cases: dict[str, dict[str, Callable[[], float]]] = {
+            "(a) in memory, categorical ids": {
+                "coursekit": lambda: coursekit_mean_ap(run_read, qrels_read),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            "(a) in memory, string ids": {
+                "coursekit": lambda: coursekit_mean_ap(run, qrels),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            "(b) from files": {
+                "coursekit": lambda: coursekit_from_files(run_path, qrels_path),
+                "pytrec_eval": lambda: pytrec_eval_from_files(run_path, qrels_path),
+            },
+            "(c) heavy ties, unsorted, categorical": {
+                "coursekit": lambda: coursekit_mean_ap(tied_categorical, qrels_categorical),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
+            },
+            "(c) heavy ties, unsorted, string ids": {
+                "coursekit": lambda: coursekit_mean_ap(tied, qrels),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
+            },
+        }
+
+        print("checking that both tools compute the same thing:")
+        for case, tools in cases.items():
+            check_same_mean_ap(case, tools)
+
+        print(f"timing, median of {args.repeats} runs:")
+        rows = []
+        for case, tools in cases.items():
+            medians = median_times(tools, args.repeats)
+            rows.append((case, medians["coursekit"], medians["pytrec_eval"]))
+            print(f"  {case}: done", flush=True)
+
+    width = max(len(case) for case, _, _ in rows)
+    header = f"{'case':<{width}}  {'coursekit s':>11}  {'pytrec_eval s':>13}  {'ratio':>6}"
+    print()
+    print(header)
+    print("-" * len(header))
+    for case, ours, theirs in rows:
+        ratio = ours / theirs
+        mark = "" if ratio <= TARGET_RATIO else "  (above target)"
+        print(f"{case:<{width}}  {ours:>11.3f}  {theirs:>13.3f}  {ratio:>5.2f}x{mark}")
+    print(f"\nratio = coursekit / pytrec_eval; target <= {TARGET_RATIO:.1f}x")
+    print(f"total time: {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

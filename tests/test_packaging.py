@@ -1,0 +1,178 @@
+"""Packaging checks: the two dependency lists agree, ``import coursekit`` stays light, and the
+public measure functions are documented with a doctest and typed."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import coursekit
+
+ROOT = Path(__file__).resolve().parent.parent
+MEASURE_MODULES = ["setbased", "ranked", "graded", "recall", "correlation", "comparison"]
+# Entries of environment.yml that are not dependencies of the package.
+NOT_DEPENDENCIES = {"python", "pip"}
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the tomli backport, if installed
+    try:
+        import tomli as tomllib
+    except ModuleNotFoundError:
+        tomllib = None
+
+
+# --- pyproject.toml and environment.yml list the same dependencies ---------------------------
+
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(.*)$")
+
+
+def parse_requirement(text: str) -> tuple[str, str | None]:
+    """(normalised name, lower bound or None) of a requirement such as ``pyyaml>=6.0``."""
+    text = text.split("#", 1)[0].split(";", 1)[0].strip()
+    match = _REQUIREMENT.match(text)
+    assert match, f"cannot parse the requirement {text!r}"
+    name = match[1].lower().replace("_", "-")
+    lower = re.search(r">=\s*([0-9][^,\s]*)", match[2])
+    return name, lower[1] if lower else None
+
+
+def requirements(items: list[str], where: str) -> dict[str, str | None]:
+    result: dict[str, str | None] = {}
+    for item in items:
+        name, lower = parse_requirement(item)
+        assert name not in result, f"{name} is listed twice in {where}"
+        result[name] = lower
+    return result
+
+
+def pyproject_dependencies() -> dict[str, str | None]:
+    if tomllib is None:
+        pytest.skip("reading pyproject.toml needs tomllib (Python >= 3.11) or the tomli package")
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    extras = project.get("optional-dependencies", {})
+    items = project["dependencies"] + extras.get("test", []) + extras.get("lab", [])
+    return requirements(items, "pyproject.toml")
+
+
+def environment_dependencies() -> dict[str, str | None]:
+    yaml = pytest.importorskip("yaml", reason="reading environment.yml needs pyyaml")
+    environment = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    items: list[str] = []
+    for entry in environment["dependencies"]:
+        if isinstance(entry, dict):
+            assert set(entry) == {"pip"}, f"unexpected entry in environment.yml: {entry}"
+            items += [e for e in entry["pip"] if not re.match(r"^-e\s+\.$", e.strip())]
+        else:
+            items.append(str(entry))
+    found = requirements(items, "environment.yml")
+    return {name: lower for name, lower in found.items() if name not in NOT_DEPENDENCIES}
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("numpy>=1.24", ("numpy", "1.24")),
+        ("PyYAML >= 6.0", ("pyyaml", "6.0")),
+        ("pytrec_eval-terrier>=0.5.6  # test", ("pytrec-eval-terrier", "0.5.6")),
+        ("jupyterlab[extra]>=4.0,<5", ("jupyterlab", "4.0")),
+        ("pip", ("pip", None)),
+        ("ruff<1", ("ruff", None)),
+    ],
+)
+def test_parse_requirement(text, parsed):
+    assert parse_requirement(text) == parsed
+
+
+def test_environment_yml_and_pyproject_list_the_same_packages():
+    in_pyproject, in_environment = pyproject_dependencies(), environment_dependencies()
+    assert in_pyproject, "no dependency found in pyproject.toml"
+    only_pyproject = sorted(set(in_pyproject) - set(in_environment))
+    only_environment = sorted(set(in_environment) - set(in_pyproject))
+    assert not (only_pyproject or only_environment), (
+        f"only in pyproject.toml: {only_pyproject}; only in environment.yml: {only_environment}"
+    )
+
+
+def test_environment_yml_and_pyproject_give_the_same_lower_bounds():
+    in_pyproject, in_environment = pyproject_dependencies(), environment_dependencies()
+    differ = {
+        name: (in_pyproject[name], in_environment[name])
+        for name in set(in_pyproject) & set(in_environment)
+        if in_pyproject[name]
+        and in_environment[name]
+        and in_pyproject[name] != in_environment[name]
+    }
+    assert not differ, f"lower bounds (pyproject.toml, environment.yml) differ: {differ}"
+
+
+def test_environment_yml_installs_coursekit_itself():
+    yaml = pytest.importorskip("yaml", reason="reading environment.yml needs pyyaml")
+    environment = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    pip = [entry["pip"] for entry in environment["dependencies"] if isinstance(entry, dict)]
+    assert any(re.match(r"^-e\s+\.$", e.strip()) for e in sum(pip, [])), "no '-e .' pip line"
+
+
+# --- import coursekit stays light ------------------------------------------------------------
+
+
+def test_import_coursekit_does_not_import_matplotlib_or_ipywidgets():
+    code = "import coursekit, sys; print('matplotlib' in sys.modules, 'ipywidgets' in sys.modules)"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == ["False", "False"], (
+        "import coursekit loaded (matplotlib, ipywidgets): " + completed.stdout
+    )
+
+
+# --- the public API ----------------------------------------------------------------------------
+
+
+def test_every_name_in_all_exists():
+    missing = [name for name in coursekit.__all__ if not hasattr(coursekit, name)]
+    assert not missing
+    assert len(set(coursekit.__all__)) == len(coursekit.__all__)
+
+
+def public_functions() -> list[tuple[str, str]]:
+    found = []
+    for module_name in MEASURE_MODULES:
+        module = importlib.import_module(f"coursekit.{module_name}")
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if n[0] != "_"]
+        for name in names:
+            value = getattr(module, name)
+            if inspect.isfunction(value) and value.__module__ == module.__name__:
+                found.append((module_name, name))
+    return found
+
+
+PUBLIC_FUNCTIONS = public_functions()
+
+
+def test_the_measure_modules_have_public_functions():
+    assert {module for module, _ in PUBLIC_FUNCTIONS} == set(MEASURE_MODULES)
+
+
+@pytest.mark.parametrize(("module", "name"), PUBLIC_FUNCTIONS, ids=lambda v: v)
+def test_public_function_has_a_doctest_and_type_hints(module, name):
+    function = getattr(importlib.import_module(f"coursekit.{module}"), name)
+    assert function.__doc__ and ">>>" in function.__doc__, f"{module}.{name}: no doctest"
+    signature = inspect.signature(function)
+    untyped = [
+        p.name
+        for p in signature.parameters.values()
+        if p.annotation is inspect.Parameter.empty or p.annotation == ""
+    ]
+    assert not untyped, f"{module}.{name}: parameters without a type hint: {untyped}"
+    assert signature.return_annotation not in (inspect.Signature.empty, ""), (
+        f"{module}.{name}: no return type hint"
+    )
