@@ -92,7 +92,7 @@ def accuracy(retrieved: Iterable[Any], relevant: Iterable[Any], n_docs: int) -> 
 def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     """F_beta, the weighted harmonic mean of precision P and recall R (van Rijsbergen 1979).
 
-    F_beta = (1 + beta²) · P · R / (beta² · P + R), and 0 when P = R = 0.
+    F_beta = (1 + beta²) · P · R / (beta² · P + R), and 0 when P or R is 0.
 
     beta > 1 favours recall, beta < 1 favours precision, beta = 1 gives F1 = 2PR / (P + R).
     The alpha form is F = 1 / (alpha / P + (1 − alpha) / R) with beta² = (1 − alpha) / alpha,
@@ -106,7 +106,7 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     p = check_unit_interval(precision, "precision")
     r = check_unit_interval(recall, "recall")
     b2 = check_beta(beta) ** 2
-    if p == 0.0 and r == 0.0:
+    if p == 0.0 or r == 0.0:  # F is 0 as soon as one of them is (and b2 * p may underflow)
         return 0.0
     return (1 + b2) * p * r / (b2 * p + r)
 

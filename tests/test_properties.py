@@ -12,7 +12,9 @@ from scipy import stats
 
 import coursekit as ck
 
-SETTINGS = settings(max_examples=150, deadline=None, database=None)
+# derandomize: the same examples on every machine, so that CI is reproducible; a new
+# generator seed is a deliberate change (run once with derandomize=False to explore).
+SETTINGS = settings(max_examples=150, deadline=None, database=None, derandomize=True)
 VARIANTS = ["jarvelin", "trec", "burges"]
 
 binary_rels = st.lists(st.integers(0, 1), min_size=0, max_size=25)
