@@ -28,6 +28,7 @@ __all__ = [
     "recall_rank",
     "per_query_bars",
     "figure_png",
+    "rgba_png",
 ]
 
 #: The default figure size, in inches (fixed so that notebook outputs are reproducible).
@@ -143,6 +144,7 @@ def recall_rank(
         "relevant documents found",
         xlim=(0, n_max),
         ylim=(-0.1, n_relevant + 0.3),
+        legend_loc=legend_loc,
     )
     return ax
 
@@ -183,6 +185,16 @@ def _finish(
         ax.set_ylim(*ylim)
     ax.grid(alpha=0.3)
     ax.legend(loc=legend_loc, fontsize="small")
+
+
+def rgba_png(pixels: np.ndarray) -> bytes:
+    """Encode an RGBA pixel array (height x width x 4, as Agg's ``buffer_rgba``) as PNG bytes,
+    with fast compression (for images that widgets redraw on every change)."""
+    from PIL import Image  # Pillow: a dependency of matplotlib
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels), "RGBA").save(buffer, "png", compress_level=1)
+    return buffer.getvalue()
 
 
 def figure_png(fig: Figure, dpi: int = 80) -> bytes:

@@ -1,0 +1,85 @@
+"""Benchmark: how long one change of each widget takes (recompute every readout and redraw).
+
+    .venv/bin/python benchmarks/bench_widgets.py [--repeats 21]
+
+A change is what one click does: toggling the relevance of one rank, choosing one grade,
+loading a preset, swapping two neighbours, moving a slider. Each figure is the median over
+``--repeats`` changes, after two warm-up changes, with 20 documents (or 20 items) per widget,
+in one process. The target of the course is at most 50 ms per change. The widget is built
+without a front end: the time covers the Python side (measures, HTML, the Agg figure and its
+PNG), which is what the kernel does before the browser receives the new state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from coursekit import widgets
+
+N_DOCS = 20
+TARGET_MS = 50.0
+
+
+def median_ms(change: Callable[[], None], repeats: int) -> float:
+    for _ in range(2):  # warm-up: first draw, font cache, ...
+        change()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        change()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def cases() -> dict[str, Callable[[], None]]:
+    toggler = widgets.RelevanceToggler(
+        rels=[1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], n_relevant=10
+    )
+    ranks = itertools.cycle(range(1, N_DOCS + 1))
+
+    graded = widgets.GradedJudgments(gains=[3, 2, 0, 1, 0, 2, 3, 0, 0, 1] * 2)
+    grades = itertools.cycle([(r, g) for r in range(1, N_DOCS + 1) for g in (0, 3)])
+
+    recall = widgets.RecallOriented()
+    presets = itertools.cycle(widgets.RecallOriented.PRESETS)
+
+    items = [f"s{i:02d}" for i in range(N_DOCS)]
+    correlation = widgets.RankCorrelation(items, items[::-1])
+    positions = itertools.cycle(range(1, N_DOCS))
+
+    explorer = widgets.SetBasedExplorer()
+    counts = itertools.cycle(range(1, 40))
+
+    return {
+        "RelevanceToggler: toggle one rank": lambda: toggler.toggle(next(ranks)),
+        "GradedJudgments: set one grade": lambda: graded.set_grade(*next(grades)),
+        "RecallOriented: load a preset": lambda: recall.load(next(presets)),
+        "RankCorrelation: swap neighbours": lambda: correlation.swap(0, next(positions)),
+        "SetBasedExplorer: move a slider": lambda: explorer.set_counts(tp=next(counts)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=21)
+    args = parser.parse_args(argv)
+    print(f"python {platform.python_version()} on {platform.machine()}, {N_DOCS} documents")
+    print(f"{'widget: change':44} {'median ms':>10}")
+    worst = 0.0
+    for name, change in cases().items():
+        ms = median_ms(change, args.repeats)
+        worst = max(worst, ms)
+        flag = "" if ms <= TARGET_MS else "  (above target)"
+        print(f"{name:44} {ms:10.1f}{flag}")
+    print(f"target: <= {TARGET_MS:.0f} ms per change; slowest: {worst:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
