@@ -58,8 +58,14 @@ def pyproject_dependencies() -> dict[str, str | None]:
     with open(ROOT / "pyproject.toml", "rb") as handle:
         project = tomllib.load(handle)["project"]
     extras = project.get("optional-dependencies", {})
-    items = project["dependencies"] + extras.get("test", []) + extras.get("lab", [])
-    return requirements(items, "pyproject.toml")
+    merged = requirements(project["dependencies"], "pyproject.toml [dependencies]")
+    for extra in ("test", "lab"):
+        # an extra may repeat a package of another extra (the browser test needs jupyterlab),
+        # with the same lower bound
+        for name, lower in requirements(extras.get(extra, []), f"pyproject.toml [{extra}]").items():
+            assert merged.get(name, lower) == lower, f"{name}: different lower bounds in extras"
+            merged[name] = lower
+    return merged
 
 
 def environment_dependencies() -> dict[str, str | None]:

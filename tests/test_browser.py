@@ -1,0 +1,227 @@
+"""A real browser: JupyterLab (and Jupyter Notebook 7) on localhost, driven by Playwright in
+Debian's headless Chromium.
+
+The test opens ``notebooks/02_curves_interpolation.ipynb``, runs all cells, reads the state of the
+relevance toggler from the page (which ranks are pressed, how many relevant documents in all),
+clicks one rank, and checks that the AP readout in the page changes to the value coursekit gives
+for the new judgments. A screenshot of each run goes to ``test-artifacts/``.
+
+Chromium is Debian's package (``apt-get install chromium``; Playwright downloads no browser).
+Without it the test is skipped, unless ``COURSEKIT_REQUIRE_BROWSER=1`` (as ``.ci/run`` sets),
+in which case a missing browser is a failure: in CI this test must really run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import coursekit as ck
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = os.environ.get("COURSEKIT_BROWSER_NOTEBOOK", "notebooks/02_curves_interpolation.ipynb")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+REQUIRED = os.environ.get("COURSEKIT_REQUIRE_BROWSER") == "1"
+
+
+def _missing(what: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{what} (COURSEKIT_REQUIRE_BROWSER=1: the browser test must run)")
+    pytest.skip(what)
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    _missing("Debian's chromium is not installed (apt-get install chromium)")
+    raise AssertionError  # unreachable
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def jupyter_server(tmp_path_factory):
+    """JupyterLab on 127.0.0.1 with a random token, serving a copy of the repository's
+    notebooks (so that the committed files are never modified by a save)."""
+    try:
+        import jupyterlab  # noqa: F401
+    except ImportError:
+        _missing("jupyterlab is not installed")
+    root = tmp_path_factory.mktemp("served")
+    shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    port, token = _free_port(), secrets.token_hex(16)
+    log = open(root / "jupyter.log", "w")  # noqa: SIM115 - closed at teardown
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.allow_root=True",
+            "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
+            "--LabApp.news_url=",
+            f"--LabApp.workspaces_dir={root / 'workspaces'}",  # no layout restored from
+            f"--LabApp.user_settings_dir={root / 'settings'}",  # an earlier session
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=root,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                log.close()
+                raise RuntimeError(
+                    "JupyterLab did not start:\n" + (root / "jupyter.log").read_text()
+                ) from None
+            time.sleep(0.3)
+    yield base, token, root
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def _number(text: str) -> float:
+    match = re.search(r"-?\d+(?:\.\d+)?", text)
+    assert match, f"no number in {text!r}"
+    return float(match[0])
+
+
+def _run_and_toggle(page, interface: str) -> tuple[float, float, list[int], int]:
+    """Run all cells, click one rank; return (AP before, AP after, judgments after, n)."""
+    from playwright.sync_api import expect
+
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+    page.locator(".jp-Notebook:visible").first.wait_for(timeout=90_000)
+    # Run every cell with the application's own command and wait until the kernel is done:
+    # the committed outputs (with their saved widget state) are replaced by live widgets.
+    page.evaluate(
+        """async () => {
+            const app = window.jupyterapp;
+            const panel = app.shell.currentWidget;
+            await panel.sessionContext.ready;
+            await app.commands.execute('notebook:run-all-cells');
+        }"""
+    )
+    page.wait_for_function(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            const kernel = panel.sessionContext.session?.kernel;
+            const busy = [...document.querySelectorAll('.jp-InputArea-prompt')]
+                .some(p => p.innerText.includes('*'));
+            return kernel && kernel.status === 'idle' && !busy;
+        }""",
+        timeout=180_000,
+    )
+    # Locators are looked up afresh at each use, so they always point at the live outputs.
+    toggler = page.locator(".widget-vbox", has=page.locator(".widget-toggle-button")).first
+    buttons = toggler.locator(".widget-toggle-button")
+    ap_cell = toggler.locator("td", has_text=re.compile(r"^AP$")).first.locator(
+        "xpath=following-sibling::td[1]"
+    )
+    ap_cell.wait_for(timeout=60_000)
+
+    def state() -> tuple[list[int], int]:
+        pressed = buttons.evaluate_all("bs => bs.map(b => b.classList.contains('mod-active'))")
+        total = int(toggler.locator("input[type=number]").first.input_value())
+        return [int(p) for p in pressed], total
+
+    before_text = ap_cell.inner_text()
+    rels, n_relevant = state()
+    # click the first rank that is not relevant (a relevant document appears), if any
+    rank = next((i for i, r in enumerate(rels, 1) if r == 0), 1)
+    buttons.nth(rank - 1).click()
+    expect(ap_cell).not_to_have_text(before_text, timeout=30_000)
+    after_rels, after_n = state()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"browser-{interface}.png"), full_page=False)
+    assert after_rels == [r if i != rank else 1 - r for i, r in enumerate(rels, 1)]
+    assert after_n == max(n_relevant, sum(after_rels))
+    return _number(before_text), _number(ap_cell.inner_text()), after_rels, after_n
+
+
+@pytest.mark.parametrize(
+    "interface, path",
+    [("jupyterlab", "lab/tree/{nb}"), ("notebook7", "notebooks/{nb}")],
+)
+def test_toggling_a_rank_updates_ap_in_the_page(jupyter_server, browser, interface, path):
+    if not (ROOT / NOTEBOOK).exists():
+        pytest.fail(f"{NOTEBOOK} is missing")
+    base, token, served = jupyter_server
+    # each interface opens its own copy, next to the original (relative paths keep working),
+    # so that an autosave by one cannot show its clicked state to the other
+    original = served / NOTEBOOK
+    copy = original.with_name(f"browser-{interface}-{original.name}")
+    shutil.copyfile(original, copy)
+    notebook = copy.relative_to(served).as_posix()
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/{path.format(nb=notebook)}?token={token}", timeout=90_000)
+        before, after, rels, n_relevant = _run_and_toggle(page, interface)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"browser-{interface}-failed.png"))
+        raise
+    finally:
+        context.close()
+    expected = ck.average_precision(rels, n_relevant)
+    assert after == pytest.approx(round(expected, 4), abs=5e-5)
+    assert after != before
