@@ -15,6 +15,12 @@ __all__ = ["Erratum", "erratum"]
 
 
 def _format(value: Any, digits: int) -> str:
+    """A number to ``digits`` decimals (trailing zeros dropped); tuples and lists of numbers
+    element by element (numpy scalars print as plain numbers); anything else with ``str``."""
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_format(v, digits) for v in value) + ")"
+    if hasattr(value, "tolist") and not isinstance(value, numbers.Real):  # numpy arrays
+        return _format(value.tolist(), digits)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return str(value)
     return f"{float(value):.{digits}f}".rstrip("0").rstrip(".") if digits else str(value)
@@ -57,5 +63,10 @@ def erratum(
 
     >>> erratum("slides 000", "MAP", 0.5138, 0.38503, "divides by 6, not 8")
     ERRATUM (slides 000) MAP: printed 0.5138, recomputed 0.385. Cause: divides by 6, not 8
+    >>> import numpy as np
+    >>> erratum("paper", "F'_4", (1, 0.091), np.array([1.0, 0.45876]), "wrong column").computed
+    array([1.     , 0.45876])
+    >>> print(repr(erratum("paper", "F'_4", (1, 0.091), np.array([1.0, 0.45876]), "swap")))
+    ERRATUM (paper) F'_4: printed (1, 0.091), recomputed (1, 0.4588). Cause: swap
     """
     return Erratum(source, quantity, printed, computed, cause, digits)

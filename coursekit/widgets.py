@@ -13,6 +13,7 @@ cell; ``show_static()`` displays its current figure and readout without any widg
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -342,7 +343,20 @@ class GradedJudgments(_Widget):
         variant: str = "jarvelin",
     ):
         super().__init__()
+        # ``ideal``: every judged grade of the query. The grades of judged documents that are
+        # not in the list are kept apart, so that the ideal follows the grades chosen here
+        # (a grade raised above the judged ones must raise the ideal too: nDCG stays <= 1).
         self.ideal = None if ideal is None else list(ideal)
+        self.unretrieved: list[int] = []
+        if ideal is not None:
+            left = Counter(int(g) for g in ideal)
+            left.subtract(int(g) for g in gains)
+            if any(n < 0 for n in left.values()):
+                raise ValueError(
+                    "ideal must list every judged grade of the query, the grades of the "
+                    f"ranked documents included: {list(gains)} is not part of {list(ideal)}"
+                )
+            self.unretrieved = sorted(left.elements(), reverse=True)
         self.grades = [
             w.Dropdown(
                 options=[0, 1, 2, 3],
@@ -387,13 +401,20 @@ class GradedJudgments(_Widget):
         """Set the grade at ``rank`` (1-based), as choosing it in the menu would."""
         self.grades[rank - 1].value = grade
 
+    def set_variant(self, variant: str) -> None:
+        """Choose the DCG formula (one of ``VARIANTS``), as its button would."""
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown DCG variant {variant!r}; known: {', '.join(VARIANTS)}")
+        self.variant.value = variant
+
     def update(self) -> None:
         gains, variant = self.gains, self.variant.value
-        best = ideal_gains(gains, self.ideal)[: len(gains)]
+        judged = None if self.ideal is None else gains + self.unretrieved
+        best = ideal_gains(gains, judged)[: len(gains)]
         self.values = {
             "DCG": dcg(gains, variant=variant),
             "ideal DCG": dcg(best, variant=variant),
-            "nDCG": ndcg(gains, k=len(gains), ideal=self.ideal, variant=variant),
+            "nDCG": ndcg(gains, k=len(gains), ideal=judged, variant=variant),
         }
         self.readout_html.value = f"<div>gains: {gains}</div>" + _table(self.values)
         curves = {"DCG": dcg_curve(gains, variant), "ideal DCG": dcg_curve(best, variant)}
@@ -564,6 +585,16 @@ class RankCorrelation(_Widget):
                 button.on_click(lambda _, which=which, i=i: self.swap(which, i))
                 items.append(button)
         return items
+
+    def show_static(self) -> None:
+        """Display the two rankings, the readout and the table of pairs as plain outputs."""
+        from IPython.display import HTML, display
+
+        rows = "".join(
+            f"<div>{name}: {' · '.join(html.escape(str(x)) for x in order)}</div>"
+            for name, order in zip(("first", "second"), self.orders, strict=True)
+        )
+        display(HTML(rows + self.readout_html.value + self.pairs_html.value))
 
     def update(self) -> None:
         a, b = self.orders

@@ -250,3 +250,29 @@ def test_stable_repr_and_readout(view):
 def test_widgets_use_no_output_widget():
     for view in all_widgets():
         assert not any(isinstance(c, w.Output) for c in controls(view.widget))
+
+
+def test_graded_ideal_follows_a_grade_raised_above_the_judged_ones():
+    graded = widgets.GradedJudgments(
+        gains=(3, 2, 0, 3, 1, 0, 0, 2), ideal=(3, 3, 2, 2, 1, 1, 0, 0, 0)
+    )
+    graded.set_grade(3, 3)
+    graded.set_grade(5, 3)  # gains 3 2 3 3 3 0 0 2; the unretrieved judged grade 1 stays
+    assert graded.values["nDCG"] <= 1.0
+    judged = [3, 2, 3, 3, 3, 0, 0, 2, 1]
+    assert graded.values["nDCG"] == pytest.approx(
+        ck.ndcg([3, 2, 3, 3, 3, 0, 0, 2], k=8, ideal=judged, variant="jarvelin")
+    )
+
+
+def test_graded_ideal_must_include_the_ranked_grades():
+    with pytest.raises(ValueError, match="ideal must list every judged grade"):
+        widgets.GradedJudgments(gains=(3, 3), ideal=(3, 1))
+
+
+def test_graded_set_variant():
+    graded = widgets.GradedJudgments(gains=(1, 0, 1))
+    graded.set_variant("trec")
+    assert graded.values["DCG"] == pytest.approx(1 + 1 / np.log2(4))
+    with pytest.raises(ValueError, match="unknown DCG variant"):
+        graded.set_variant("nope")
