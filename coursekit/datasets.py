@@ -324,6 +324,61 @@ EXAMPLES: tuple[Example, ...] = (
             "shifted: the row labelled Rec(k) holds the precisions."
         ),
     ),
+    _example(
+        "labatut-iap",
+        "labatut",
+        "'Courbe de précision interpolée moyenne' (five queries, 20 ranks)",
+        "Five queries over 20 ranks; interpolated precision at the 11 standard recall levels "
+        "and its mean over the queries (IAP).",
+        {
+            "length": 20,
+            # trusted: the ranks where the Rec_j(k) row increases, and its step (1/n_relevant)
+            "n_relevant": {"q1": 9, "q2": 10, "q3": 10, "q4": 8, "q5": 6},
+            "relevant_ranks": {
+                "q1": (1, 2, 4, 5, 6, 8, 10, 13, 15),
+                "q2": (1, 2, 3, 7, 8, 9, 10, 12, 13, 16),
+                "q3": (2, 4, 6, 7, 8, 9, 11, 13, 14, 15),
+                "q4": (1, 2, 6, 7, 8, 13, 14, 15),
+                "q5": (1, 2, 5, 6, 7, 8),
+            },
+            # the ranks of the check marks as printed (not trusted, see notes)
+            "marked_ranks": {
+                "q1": (1, 2, 4, 5, 6, 8, 10, 13, 15),
+                "q2": (1, 2, 3, 8, 9, 10, 13, 16),
+                "q3": (2, 4, 6, 8, 9, 10, 12, 14),
+                "q4": (1, 2, 3, 8, 9, 10, 13),
+                "q5": (2, 5, 6, 7, 8, 9, 10),
+            },
+        },
+        printed={
+            "levels": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+            "interpolated": {
+                "q1": (1.00, 1.00, 1.00, 0.83, 0.83, 0.83, 0.83, 0.75, 0.70, 0.62, 0.60),
+                "q2": (1.00, 1.00, 1.00, 1.00, 0.70, 0.70, 0.70, 0.70, 0.69, 0.69, 0.63),
+                "q3": (0.67, 0.67, 0.67, 0.67, 0.67, 0.67, 0.67, 0.67, 0.67, 0.67, 0.67),
+                "q4": (1.00, 1.00, 1.00, 1.00, 0.63, 0.63, 0.63, 0.62, 0.62, 0.62, 0.62),
+                "q5": (1.00, 1.00, 1.00, 1.00, 1.00, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75),
+            },
+            "IAP": (0.93, 0.93, 0.93, 0.90, 0.77, 0.72, 0.72, 0.70, 0.68, 0.67, 0.65),
+        },
+        notes=(
+            "The table contradicts itself; per query the course trusts the Rec_j(k) row: its "
+            "step gives n_relevant (1/9, 1/10, 1/10, 1/8, 1/6) and the ranks where it rises "
+            "give the relevant ranks. The Pre_j(k) rows are already interpolated rank by rank "
+            "(best precision at rank k or later); for q1, q2, q3 and q5 they match the Rec "
+            "rows exactly, which supports them. q1: marks, Rec and Pre agree (the 'typical' "
+            "ordering of labatut-ranked). q2: 8 marks (1, 2, 3, 8, 9, 10, 13, 16) but the Rec "
+            "row rises at 7 and 12 as well (10 relevant). q3: 8 marks (2, 4, 6, 8, 9, 10, 12, "
+            "14) but the Rec row rises at 2, 4, 6, 7, 8, 9, 11, 13, 14, 15; the constant 0.67 "
+            "of its Pre row is 10/15, the best precision, reached at rank 15. q4: 7 marks "
+            "(1, 2, 3, 8, 9, 10, 13, those of q2 without 16) against a Rec row in steps of "
+            "1/8 rising at 1, 2, 6, 7, 8, 13, 14, 15; its Pre row fits neither (0.62 from rank "
+            "9 to 14, then 8/14, 8/15, ... one column late). q5: 7 marks (2, 5 to 10) but the "
+            "Rec row rises at 1, 2, 5, 6, 7, 8 in steps of 1/6. The printed interpolated rows "
+            "of q2 and q3 follow from the trusted ranks; those of q1, q4 and q5 do not (q1 "
+            "from 0.6 on, q4 and q5 at 0.3 or 0.4), so the printed IAP row differs too."
+        ),
+    ),
     # --- B. Audeh, P. Beaune, M. Beigbeder: MOR (French) ----------------------------------------
     _example(
         "mor-systems",
@@ -396,3 +451,13 @@ def examples(source: str | None = None) -> list[Example]:
     if source is not None and source not in SOURCES:
         raise ValueError(f"unknown source {source!r}; known: {', '.join(SOURCES)}")
     return [ex for ex in EXAMPLES if source is None or ex.source == source]
+
+
+def load_collection() -> Any:
+    """The course's own test collection (documents, topics, qrels, runs; CC BY 4.0).
+
+    Returns a namespace with DataFrames ``documents``, ``topics``, ``qrels`` and a dict ``runs``.
+    """
+    from .collection import load
+
+    return load()

@@ -55,7 +55,9 @@ def pr_curve(
     legend_loc: str = "best",
 ) -> Axes:
     """The precision-recall points of a ranking, rank by rank (the saw-tooth), and optionally
-    its interpolated precision at the 11 standard recall levels drawn over it."""
+    its interpolated precision at the 11 standard recall levels drawn over it. The step is
+    drawn "pre": between two levels the interpolated precision is the value of the higher
+    level (the best precision at any recall >= r)."""
     ax = new_axes(ax)
     table = pr_table(rels, n_relevant)
     ax.plot(
@@ -72,7 +74,7 @@ def pr_curve(
         ax.step(
             STANDARD_RECALL_LEVELS,
             values,
-            where="post",
+            where="pre",
             color="C3",
             lw=2,
             label=f"{label}: interpolated, 11 levels",
