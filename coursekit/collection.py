@@ -1,0 +1,88 @@
+"""The course's own test collection: documents, topics, qrels and runs as DataFrames.
+
+Files live in ``coursekit/data/collection/``: ``documents.trec`` (``<DOC><DOCNO>..</DOCNO>
+<TEXT>..</TEXT></DOC>``), ``topics.trec`` (``<top><num>..<title>..<desc>..</top>``),
+``qrels.txt`` (TREC qrels, grades 0-2) and ``runs/*.run`` (TREC runs made by :func:`make_runs`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+
+from . import retrieval, trec
+
+HERE = Path(__file__).parent / "data" / "collection"
+
+#: system name -> (stem, scoring function of (index, query text))
+SYSTEMS: dict[str, tuple[bool, Callable[[retrieval.Index, str], np.ndarray]]] = {
+    "bool_and": (False, retrieval.boolean_and),
+    "tfidf": (False, retrieval.tfidf_cosine),
+    "bm25": (False, lambda ix, q: retrieval.bm25(ix, q, k1=1.2, b=0.75)),
+    "bm25_stem": (True, lambda ix, q: retrieval.bm25(ix, q, k1=1.2, b=0.75)),
+    "bm25_b0_stem": (True, lambda ix, q: retrieval.bm25(ix, q, k1=2.0, b=0.0)),
+}
+
+
+def _blocks(text: str, tag: str) -> list[str]:
+    return re.findall(rf"<{tag}>(.*?)</{tag}>", text, flags=re.S | re.I)
+
+
+def _field(block: str, tag: str) -> str:
+    found = re.search(rf"<{tag}>\s*(.*?)\s*(?=<|$)", block, flags=re.S | re.I)
+    if found is None:
+        raise ValueError(f"missing <{tag}> field in block: {block[:60]!r}")
+    return " ".join(found.group(1).split())
+
+
+def read_documents(path: Path | str = HERE / "documents.trec") -> pd.DataFrame:
+    """Documents as a DataFrame with columns ``doc_id`` and ``text``."""
+    blocks = _blocks(Path(path).read_text(encoding="utf-8"), "DOC")
+    return pd.DataFrame({"doc_id": [_field(b, "DOCNO") for b in blocks],
+                         "text": [_field(b, "TEXT") for b in blocks]})
+
+
+def read_topics(path: Path | str = HERE / "topics.trec") -> pd.DataFrame:
+    """Topics as a DataFrame with columns ``query_id``, ``title``, ``description``."""
+    blocks = _blocks(Path(path).read_text(encoding="utf-8"), "top")
+    return pd.DataFrame({"query_id": [_field(b, "num") for b in blocks],
+                         "title": [_field(b, "title") for b in blocks],
+                         "description": [_field(b, "desc") for b in blocks]})
+
+
+def make_run(documents: pd.DataFrame, topics: pd.DataFrame, system: str,
+             depth: int = 100) -> pd.DataFrame:
+    """Run ``system`` (a key of :data:`SYSTEMS`) on every topic title; a TREC-run DataFrame."""
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}; choose one of {sorted(SYSTEMS)}")
+    stem, score = SYSTEMS[system]
+    index = retrieval.Index(list(documents["text"]), stem=stem)
+    ids = list(documents["doc_id"])
+    rows = []
+    for qid, title in zip(topics["query_id"], topics["title"], strict=True):
+        for r, (doc, s) in enumerate(retrieval.rank(score(index, title), ids, depth), 1):
+            rows.append((qid, doc, r, round(s, 6), system))
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "rank", "score", "run"])
+
+
+def make_runs(out_dir: Path | str | None = None) -> dict[str, pd.DataFrame]:
+    """Regenerate every system's run; write ``<system>.run`` files when ``out_dir`` is given."""
+    docs, topics = read_documents(), read_topics()
+    runs = {name: make_run(docs, topics, name) for name in SYSTEMS}
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        for name, run in runs.items():
+            trec.write_run(run, Path(out_dir) / f"{name}.run", run_name=name)
+    return runs
+
+
+def load() -> SimpleNamespace:
+    """Documents, topics, qrels and the shipped runs (dict name -> DataFrame)."""
+    runs = {p.stem: trec.read_run(p) for p in sorted((HERE / "runs").glob("*.run"))}
+    return SimpleNamespace(documents=read_documents(), topics=read_topics(),
+                           qrels=trec.read_qrels(HERE / "qrels.txt"), runs=runs)
