@@ -416,31 +416,24 @@ def write_run(run: Any, path: PathLike, run_name: str | None = None) -> None:
     names = frame["run"].astype(str) if run_name is None else pd.Series(run_name, index=frame.index)
     if names.str.contains(r"\s").any():
         raise ValueError("a run name cannot contain white space")
-    lines = (
-        frame["query_id"].astype(str)
-        + " Q0 "
-        + frame["doc_id"].astype(str)
-        + " "
-        + frame["rank"].astype(str)
-        + " "
-        + frame["score"].map(repr)
-        + " "
-        + names
-    )
-    Path(path).write_text("\n".join(lines) + ("\n" if len(lines) else ""), encoding="utf-8")
+    _write_lines(path, [frame["query_id"], "Q0", frame["doc_id"], frame["rank"],
+                        frame["score"].map(repr), names])  # fmt: skip
+
+
+def _write_lines(path: PathLike, fields: list) -> None:
+    """Write one line per row: the fields (columns, or a constant string) joined by spaces."""
+    index = next(f for f in fields if not isinstance(f, str)).index
+    lines = None
+    for field in fields:
+        text = pd.Series(field, index=index) if isinstance(field, str) else field.astype(str)
+        lines = text if lines is None else lines + " " + text
+    Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
 def write_qrels(qrels: Any, path: PathLike) -> None:
     """Write qrels (DataFrame or dict of dicts) as a TREC qrels file."""
     frame = as_qrels_frame(qrels)
-    lines = (
-        frame["query_id"].astype(str)
-        + " 0 "
-        + frame["doc_id"].astype(str)
-        + " "
-        + frame["relevance"].astype(str)
-    )
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _write_lines(path, [frame["query_id"], "0", frame["doc_id"], frame["relevance"]])
 
 
 def qrels_to_dict(qrels: Any) -> dict[str, dict[str, int | float]]:

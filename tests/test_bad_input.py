@@ -67,40 +67,24 @@ def test_path_given_as_string_is_named_too(tmp_path):
 # --- non-numeric and non-finite numbers in files -------------------------------------------------
 
 
-def test_run_non_numeric_score(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 high bm25\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "the score 'high' is not a number"):
-        ck.read_run(path)
-
-
-def test_run_non_numeric_rank(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 two 1.5 bm25\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "the rank 'two' is not a number"):
-        ck.read_run(path)
-
-
-def test_qrels_non_numeric_grade(tmp_path):
-    path = _write(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2 relevant\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "the grade 'relevant' is not a number"):
-        ck.read_qrels(path)
-
-
-def test_qrels_nan_grade(tmp_path):
-    path = _write(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2 nan\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "the grade 'nan' is not a finite number"):
-        ck.read_qrels(path)
-
-
-def test_run_nan_score_in_file(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "\nq1 Q0 d2 2 NaN bm25\n")
-    with pytest.raises(ValueError, match=_at(path, 3) + "the score 'NaN' is not a finite number"):
-        ck.read_run(path)
-
-
-def test_run_infinite_score_in_file(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 -inf bm25\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "the score '-inf' is not a finite number"):
-        ck.read_run(path)
+@pytest.mark.parametrize(
+    ("name", "lines", "line", "message"),
+    [
+        ("run.txt", "q1 Q0 d2 2 high bm25\n", 2, "the score 'high' is not a number"),
+        ("run.txt", "q1 Q0 d2 two 1.5 bm25\n", 2, "the rank 'two' is not a number"),
+        ("qrels.txt", "q1 0 d2 relevant\n", 2, "the grade 'relevant' is not a number"),
+        ("qrels.txt", "q1 0 d2 nan\n", 2, "the grade 'nan' is not a finite number"),
+        ("run.txt", "\nq1 Q0 d2 2 NaN bm25\n", 3, "the score 'NaN' is not a finite number"),
+        ("run.txt", "q1 Q0 d2 2 -inf bm25\n", 2, "the score '-inf' is not a finite number"),
+    ],
+    ids=["non-numeric score", "non-numeric rank", "non-numeric grade", "NaN grade",
+         "NaN score after a blank line", "infinite score"],  # fmt: skip
+)
+def test_bad_numbers_in_files_name_file_and_line(tmp_path, name, lines, line, message):
+    reader, ok = (ck.read_run, RUN_OK) if name == "run.txt" else (ck.read_qrels, QRELS_OK)
+    path = _write(tmp_path, name, ok + lines)
+    with pytest.raises(ValueError, match=_at(path, line) + message):
+        reader(path)
 
 
 def test_run_nan_score_in_file_through_evaluate(tmp_path):
