@@ -27,6 +27,7 @@ __all__ = [
     "gain_curves",
     "recall_rank",
     "per_query_bars",
+    "value_bars",
     "figure_png",
     "rgba_png",
 ]
@@ -166,6 +167,24 @@ def per_query_bars(
     ax.axhline(0, color="black", lw=0.8)
     ax.tick_params(axis="x", rotation=90)
     _finish(ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
+    return ax
+
+
+def value_bars(
+    values: Mapping[str, float],
+    ax: Axes | None = None,
+    title: str = "Measures side by side",
+    xlabel: str = "value",
+    legend_loc: str = "lower right",
+) -> Axes:
+    """One horizontal bar per named value in [0, 1] (label -> value), first at the top."""
+    ax = new_axes(ax)
+    labels = list(values)
+    positions = np.arange(len(labels))[::-1]
+    ax.barh(positions, [values[k] for k in labels], color="C0", label="value")
+    ax.set_yticks(positions, labels)
+    _finish(ax, title, xlabel, "", xlim=(0, 1.02), ylim=None, legend_loc=legend_loc)
+    ax.get_legend().remove()  # one series, named by the title: no legend needed
     return ax
 
 

@@ -79,7 +79,7 @@ class _BlitCanvas:
         if key != self.key or self.background is None:
             self.ax.clear()
             draw(self.ax)
-            self.lines = list(self.ax.lines)
+            self.lines = list(self.ax.lines) + list(self.ax.patches)  # lines and bars
             for line in self.lines:
                 line.set_animated(True)  # left out of the frame
             self.canvas.draw()
@@ -88,12 +88,16 @@ class _BlitCanvas:
         else:
             self.scratch.clear()
             draw(self.scratch)
-            fresh = self.scratch.lines
-            if len(fresh) != len(self.lines):  # another shape of drawing: redraw it all
-                self.key = None
+            fresh = list(self.scratch.lines) + list(self.scratch.patches)
+            if [type(a) for a in fresh] != [type(a) for a in self.lines]:
+                self.key = None  # another shape of drawing: redraw it all
                 return self.png(key, draw)
-            for line, new in zip(self.lines, fresh, strict=True):
-                line.set_data(*new.get_data())
+            for artist, new in zip(self.lines, fresh, strict=True):
+                if hasattr(new, "get_data"):  # a line
+                    artist.set_data(*new.get_data())
+                else:  # a bar (Rectangle)
+                    artist.set_bounds(*new.get_bbox().bounds)
+                    artist.set_facecolor(new.get_facecolor())
         self.canvas.restore_region(self.background)
         for line in self.lines:
             self.ax.draw_artist(line)
@@ -206,13 +210,14 @@ class SetBasedExplorer(_Widget):
         )
         for control in (*self.sliders.values(), self.beta):
             control.observe(lambda _: self.update(), names="value")
+        self.update()
         self.widget = w.VBox(
             [
                 w.HTML("<b>Set-based measures</b> — set the four cells of the confusion matrix"),
                 w.HBox([w.VBox([*self.sliders.values(), self.beta]), self.readout_html]),
+                self.image,
             ]
         )
-        self.update()
 
     def set_counts(
         self,
@@ -246,6 +251,11 @@ class SetBasedExplorer(_Widget):
             "accuracy": accuracy(retrieved, relevant, n_docs) if docs else 0.0,
         }
         self.readout_html.value = _table(self.values)
+        def draw(ax):
+            plots.value_bars(self.values, ax=ax, title="Set-based measures")
+            ax.figure.subplots_adjust(left=0.36)  # room for the labels
+
+        self._render(draw, key=tuple(self.values))
 
 
 class RelevanceToggler(_Widget):

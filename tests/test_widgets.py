@@ -276,3 +276,10 @@ def test_graded_set_variant():
     assert graded.values["DCG"] == pytest.approx(1 + 1 / np.log2(4))
     with pytest.raises(ValueError, match="unknown DCG variant"):
         graded.set_variant("nope")
+
+
+def test_set_based_bars_after_a_change_equal_a_fresh_drawing():
+    changed = widgets.SetBasedExplorer()
+    changed.set_counts(tp=3, fp=9)
+    fresh = widgets.SetBasedExplorer(tp=3, fp=9)
+    assert np.array_equal(pixels(changed.image.value), pixels(fresh.image.value))
