@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 __all__ = ["positions", "spearman_rho", "kendall_tau", "concordant_pairs"]
 
@@ -39,6 +38,7 @@ def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
         values = np.asarray([ranking[i] for i in items], dtype=float)
         if not np.all(np.isfinite(values)):
             raise ValueError("the scores of a ranking must be finite numbers")
+        from scipy import stats  # on first use: import coursekit stays light
         ranks = stats.rankdata(-values, method="average")
         return {item: float(r) for item, r in zip(items, ranks, strict=True)}
     if isinstance(ranking, (str, bytes)) or not isinstance(ranking, Sequence):

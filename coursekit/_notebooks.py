@@ -1,0 +1,145 @@
+"""Executing notebooks: in place for the committed notebooks, limited for the grader.
+
+:func:`execute_in_place` is used by ``tools/run_notebooks.py`` and ``python -m
+coursekit.exercises build``; :func:`run_limited` by :mod:`coursekit.grade`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+
+
+def _has_widgets(notebook) -> bool:
+    return any(
+        "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    )
+
+
+def execute_in_place(path: Path, timeout: int = 300) -> float:
+    """Execute ``path`` and write it back with its outputs; return the seconds it took."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+    )
+    start = time.perf_counter()
+    client.execute()
+    elapsed = time.perf_counter() - start
+    if not _has_widgets(notebook):
+        notebook.metadata.pop("widgets", None)
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)
+    nbformat.write(notebook, path)
+    return elapsed
+
+
+# --------------------------------------------------------------------------------------------
+# Running a student's notebook for the grader: limited kernel, outputs dropped
+
+LIMITED = Path(__file__).with_name("_limited.py")
+FILE_MB = 64
+KERNEL_ENV = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+              "MKL_NUM_THREADS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+
+
+def _limited_client_classes():
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+
+    class LimitedKernelManager(AsyncKernelManager):
+        """A kernel manager whose kernel runs under memory and file-size limits."""
+
+        memory_mb = 2048
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            command = super().format_kernel_cmd(extra_arguments)
+            return [sys.executable, str(LIMITED), str(self.memory_mb), str(FILE_MB), "--",
+                    *command]
+
+    class QuietClient(NotebookClient):
+        """Runs every cell (errors allowed), keeps no output but error names, and remembers
+        the cell it is in. Dropping outputs as they arrive means a notebook that prints
+        without end cannot fill the grader's memory."""
+
+        current = -1
+
+        async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
+            self.current = cell_index
+            return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+
+        def output(self, outs, msg, display_id, cell_index):
+            if msg["msg_type"] == "error":
+                content = msg["content"]
+                text = f"{content.get('ename', 'Error')}: {content.get('evalue', '')}"
+                self.cell_errors.append([cell_index, text[:300]])
+            return None
+
+    return LimitedKernelManager, QuietClient
+
+
+async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_seconds: int,
+                      memory_mb: int) -> tuple[str, list[list]]:
+    """Run the notebook at ``path`` (in its folder) in a limited kernel; never raises.
+
+    Returns why the run stopped ('' if it ran to the end) and the errors of its cells as
+    ``[cell index, "Name: message"]``.
+    """
+    import asyncio
+    import os
+    import signal
+    import subprocess
+
+    import nbformat
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    manager_class, client_class = _limited_client_classes()
+    notebook = nbformat.read(path, as_version=4)
+    km = manager_class(kernel_name="python3")
+    km.memory_mb = memory_mb
+    client = client_class(notebook, km=km, timeout=cell_seconds, allow_errors=True,
+                          kernel_name="python3", record_timing=False,
+                          resources={"metadata": {"path": str(Path(path).parent)}})
+    client.cell_errors = []
+    expired = False
+
+    def kill_kernel() -> None:
+        process = getattr(km.provisioner, "process", None) if km.provisioner else None
+        if process is not None and process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+
+    def stop_kernel() -> None:  # the whole-notebook limit: kill the kernel, nbclient notices
+        nonlocal expired
+        expired = True
+        kill_kernel()
+
+    timer = asyncio.get_running_loop().call_later(total_seconds, stop_kernel)
+    error = ""
+    try:
+        run = client.async_execute(env={**os.environ, **KERNEL_ENV, **env},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await asyncio.wait_for(run, total_seconds + 30)
+    except CellTimeoutError:
+        error = f"cell {client.current} ran longer than the limit of {cell_seconds} s per cell"
+    except (DeadKernelError, asyncio.TimeoutError):
+        error = (f"the notebook ran longer than its limit of {total_seconds} s (stopped in "
+                 f"cell {client.current})" if expired else
+                 f"the kernel died in cell {client.current} (an exit, a crash or the memory "
+                 f"limit of {memory_mb} MB)")
+    except Exception as failure:  # noqa: BLE001 - report it, never stop the grader
+        error = f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}"
+    finally:
+        timer.cancel()
+        kill_kernel()
+    return error, client.cell_errors

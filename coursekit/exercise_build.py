@@ -1,0 +1,158 @@
+"""Generate the exercise notebooks and the self-check data from the solutions (one source).
+
+``solutions/NN_topic.ipynb`` holds each question, its solution and its ``check(...)`` call;
+``solutions/keys/NN_topic.py`` holds the answer key (a list ``QUESTIONS`` of
+:class:`~coursekit.exercises.Value`, :class:`~coursekit.exercises.Choice` and
+:class:`~coursekit.exercises.Function`, with the grader's hidden inputs). ``build`` writes
+
+- ``exercises/NN_topic.ipynb``: the solution with every block between ``# BEGIN SOLUTION`` and
+  ``# END SOLUTION`` (``<!-- BEGIN SOLUTION -->`` / ``<!-- END SOLUTION -->`` in markdown)
+  replaced by a placeholder, then executed so that nbval sees "not answered yet" lines;
+- ``coursekit/data/exercises/checks.json``: the public form of every question (hashes).
+
+Placeholders are derived from the solution: ``name = ...`` for each assignment, the signature
+and docstring of each function with ``raise NotImplementedError``.
+
+>>> print(placeholder('''x = [1, 2]
+... def f(a, b=2):
+...     "Say hello."
+...     return a + b
+... '''))
+x = ...  # your answer
+<BLANKLINE>
+def f(a, b=2):
+    \"\"\"Say hello.\"\"\"
+    raise NotImplementedError('write this function')
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .exercises import CHECKS_PATH, Choice, Function, Value
+
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
+MD_PLACEHOLDER = "*Write your answer here.*"
+
+
+def load_key(path: Path) -> list[Value | Choice | Function]:
+    """The ``QUESTIONS`` of an answer-key file, checked for unique ids."""
+    spec = importlib.util.spec_from_file_location(f"coursekit_key_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    questions = list(getattr(module, "QUESTIONS", []))
+    if not questions:
+        raise ValueError(f"{path}: defines no QUESTIONS")
+    seen: set[str] = set()
+    for q in questions:
+        if not isinstance(q, (Value, Choice, Function)):
+            raise TypeError(f"{path}: {q!r} is not a Value, Choice or Function")
+        if q.qid in seen:
+            raise ValueError(f"{path}: question {q.qid!r} appears twice")
+        seen.add(q.qid)
+    return questions
+
+
+def placeholder(block: str) -> str:
+    """What replaces a solution block in the exercise notebook (see the module docstring)."""
+    tree = ast.parse(block)
+    parts = []
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                parts.append(f"{ast.unparse(target)} = ...  # your answer")
+        elif isinstance(node, ast.FunctionDef):
+            returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+            lines = [f"def {node.name}({ast.unparse(node.args)}){returns}:"]
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                lines.append(f'    """{doc}"""')
+            lines.append("    raise NotImplementedError('write this function')")
+            parts.append(("\n" if parts else "") + "\n".join(lines))
+    return "\n".join(parts) if parts else "# your code here"
+
+
+def _strip(text: str, begin: str, end: str, replace, where: str) -> str:
+    out, block, inside = [], [], False
+    for number, line in enumerate(text.split("\n"), start=1):
+        marker = line.strip()
+        if marker == begin:
+            if inside:
+                raise ValueError(f"{where}, line {number}: {begin} inside another solution")
+            inside, block = True, []
+        elif marker == end:
+            if not inside:
+                raise ValueError(f"{where}, line {number}: {end} without {begin}")
+            inside = False
+            out.append(replace("\n".join(block)))
+        elif inside:
+            block.append(line)
+        else:
+            out.append(line)
+    if inside:
+        raise ValueError(f"{where}: {begin} is never closed by {end}")
+    return "\n".join(out)
+
+
+def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    """The exercise version of a solution notebook: solutions replaced, outputs cleared."""
+    notebook = nbformat.v4.new_notebook(metadata=dict(solution.metadata))
+    notebook.metadata.pop("widgets", None)
+    for index, cell in enumerate(solution.cells):
+        where = f"{name}, cell {index}"
+        if cell.cell_type == "code":
+            source = _strip(cell.source, BEGIN, END, placeholder, where)
+            notebook.cells.append(nbformat.v4.new_code_cell(source))
+        elif cell.cell_type == "markdown":
+            source = _strip(cell.source, MD_BEGIN, MD_END, lambda _: MD_PLACEHOLDER, where)
+            notebook.cells.append(nbformat.v4.new_markdown_cell(source))
+        else:
+            notebook.cells.append(nbformat.v4.new_raw_cell(cell.source))
+    for index, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{index:02d}"
+    return notebook
+
+
+def checks_data(root: Path, chapters: Sequence[str] | None = None) -> dict[str, Any]:
+    """The public form of every question of ``root/solutions/keys`` (what checks.json holds)."""
+    data = {}
+    for path in sorted((root / "solutions" / "keys").glob("[0-9][0-9]_*.py")):
+        if chapters and path.stem not in chapters:
+            continue
+        data[path.stem] = {q.qid: q.public(path.stem) for q in load_key(path)}
+    return data
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = None) -> int:
+    """Write checks.json and ``exercises/``; execute solutions and exercises when asked."""
+    from ._notebooks import execute_in_place
+
+    root = Path(root)
+    CHECKS_PATH.parent.mkdir(parents=True, exist_ok=True)
+    CHECKS_PATH.write_text(_dump(checks_data(root)), encoding="utf-8")
+    (root / "exercises").mkdir(exist_ok=True)
+    for solution_path in sorted((root / "solutions").glob("[0-9][0-9]_*.ipynb")):
+        if chapters and solution_path.stem not in chapters:
+            continue
+        solution = nbformat.read(solution_path, as_version=4)
+        exercise = exercise_notebook(solution, solution_path.name)
+        exercise_path = root / "exercises" / solution_path.name
+        nbformat.write(exercise, exercise_path)
+        for path in (solution_path, exercise_path) if execute else ():
+            print(f"{execute_in_place(path):6.1f} s  {path.relative_to(root)}")
+    return 0

@@ -1,0 +1,303 @@
+"""Exercise notebooks are generated from the solutions; the self-check judges without
+revealing. Expected values in these tests are derived by hand in the comments."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from coursekit import exercise_build, exercises
+from coursekit.exercises import Choice, Function, Value, check, judge_value
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
+KEYS = sorted((ROOT / "solutions" / "keys").glob("[0-9][0-9]_*.py"))
+
+
+# --------------------------------------------------------------------------------------------
+# One source: exercises/ and checks.json follow solutions/
+
+
+def test_every_chapter_has_a_solution_a_key_and_an_exercise():
+    assert SOLUTIONS, "no solution notebook"
+    assert [p.stem for p in SOLUTIONS] == [p.stem for p in KEYS]
+    assert [p.name for p in SOLUTIONS] == sorted(
+        p.name for p in (ROOT / "exercises").glob("*.ipynb"))
+    chapters = {p.stem[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")} - {"00"}
+    assert chapters <= {p.stem[:2] for p in SOLUTIONS}
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_exercise_notebook_is_up_to_date(path):
+    expected = exercise_build.exercise_notebook(nbformat.read(path, as_version=4), path.name)
+    committed = nbformat.read(ROOT / "exercises" / path.name, as_version=4)
+    assert [(c.cell_type, c.source) for c in committed.cells] == [
+        (c.cell_type, c.source) for c in expected.cells
+    ], "exercises/ is out of date: run `python -m coursekit.exercises build`"
+
+
+def test_checks_json_is_up_to_date():
+    committed = json.loads(exercises.CHECKS_PATH.read_text(encoding="utf-8"))
+    assert committed == exercise_build.checks_data(ROOT), (
+        "coursekit/data/exercises/checks.json is out of date: run "
+        "`python -m coursekit.exercises build`")
+
+
+@pytest.mark.parametrize("path", KEYS, ids=[p.stem for p in KEYS])
+def test_each_chapter_has_6_to_10_checked_questions_of_several_kinds(path):
+    questions = exercise_build.load_key(path)
+    assert 6 <= len(questions) <= 10
+    kinds = {type(q) for q in questions}
+    assert Function in kinds and Value in kinds and Choice in kinds
+    solution = (ROOT / "solutions" / f"{path.stem}.ipynb").read_text(encoding="utf-8")
+    for q in questions:
+        assert f'check(\\"{q.qid}\\",' in solution, f"{q.qid} is never checked"
+
+
+def _clear_values(questions) -> list[str]:
+    """Texts that would reveal an expected number: full repr and 4 decimals, for values
+    that are not round (0.5 or 0.25 appear innocently in data)."""
+    texts = []
+    for q in questions:
+        if isinstance(q, Value):
+            items = q.expected if isinstance(q.expected, (list, tuple)) else [q.expected]
+            for v in items:
+                if isinstance(v, float) and round(v * 100) != v * 100:
+                    texts += [repr(v), f"{v:.4f}"]
+    return texts
+
+
+@pytest.mark.parametrize("path", KEYS, ids=[p.stem for p in KEYS])
+def test_expected_values_are_not_stored_in_clear(path):
+    texts = _clear_values(exercise_build.load_key(path))
+    exercise = (ROOT / "exercises" / f"{path.stem}.ipynb").read_text(encoding="utf-8")
+    checks = exercises.CHECKS_PATH.read_text(encoding="utf-8")
+    for text in texts:
+        assert text not in exercise and text not in checks, text
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_no_solution_left_in_the_exercise(path):
+    exercise = nbformat.read(ROOT / "exercises" / path.name, as_version=4)
+    for cell in exercise.cells:
+        assert "SOLUTION" not in cell.source
+        assert not cell.get("outputs") or all(
+            "passed" not in "".join(o.get("text", "")) for o in cell.outputs)
+
+
+# --------------------------------------------------------------------------------------------
+# Building: placeholders and markers
+
+
+def test_placeholder_keeps_names_and_signatures_only():
+    block = ("p = 3 / 4\ndef ap(rels, n):\n    'AP.'\n    return 1.0\n"
+             "for i in range(3):\n    p += i")
+    text = exercise_build.placeholder(block)
+    assert "3 / 4" not in text and "return 1.0" not in text and "range" not in text
+    assert text.startswith("p = ...") and "def ap(rels, n):" in text
+    assert "raise NotImplementedError" in text
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("# BEGIN SOLUTION\nx = 1\n", "never closed"),
+    ("x = 1\n# END SOLUTION\n", "without # BEGIN SOLUTION"),
+    ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION", "inside another"),
+])
+def test_unbalanced_markers_name_the_cell_and_line(source, problem):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    with pytest.raises(ValueError, match=problem) as error:
+        exercise_build.exercise_notebook(notebook, "demo.ipynb")
+    assert "demo.ipynb, cell 0" in str(error.value)
+
+
+def test_markdown_answers_are_replaced():
+    cell = nbformat.v4.new_markdown_cell(
+        "Why?\n\n<!-- BEGIN SOLUTION -->\nBecause.\n<!-- END SOLUTION -->")
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    text = exercise_build.exercise_notebook(notebook, "demo.ipynb").cells[0].source
+    assert "Because" not in text and exercise_build.MD_PLACEHOLDER in text
+
+
+# --------------------------------------------------------------------------------------------
+# Judging values: one line saying what is wrong
+
+# 5 of 6 relevant documents found in the first 7: AP-like value 0.8333... = 5/6
+SPEC = Value("q", 5 / 6, low=0, high=1, hint="h").public("test")
+LIST = Value("q", [0.5, 2 / 3, 0.75], low=0, high=1).public("test")
+IDS = Value("q", ["d3", "d1", "d2"]).public("test")
+CHOICE = Choice("q", "c", options="abc").public("test")
+
+
+@pytest.mark.parametrize("spec, answer, message", [
+    (SPEC, 5 / 6, "q: passed"),
+    (SPEC, 0.8333, "q: passed"),
+    (SPEC, 0.83333333, "q: passed"),
+    (SPEC, 0.833, "right to 3 decimals only"),
+    (SPEC, 0.83, "right to 2 decimals only"),
+    (SPEC, 0.8, "q: not right yet (hint: h)"),
+    (SPEC, 1.2, "out of range: the answer lies between 0 and 1"),
+    (SPEC, float("nan"), "nan (not a number)"),
+    (SPEC, "0.8333", "expected a number, got str"),
+    (SPEC, True, "expected a number, got bool"),
+    (SPEC, ..., "not answered yet"),
+    (LIST, [0.5, 2 / 3, 0.75], "q: passed"),
+    (LIST, (0.5, 0.6667, 0.75), "q: passed"),
+    (LIST, [0.5, 0.6667], "expected a list of 3 elements, got 2"),
+    (LIST, [0.5, 0.6, 0.75], "element 1 (0.6) is not right"),
+    (LIST, [0.5, 0.67, 0.75], "right to 2 decimals only"),
+    (LIST, "0.5", "expected a list of numbers, got str"),
+    (LIST, [0.5, "x", 0.75], "element 1 should be a number, got str"),
+    (IDS, ["d3", "d1", "d2"], "q: passed"),
+    (IDS, ["d3", "d2", "d1"], "element 1 ('d2') is not right"),
+    (CHOICE, "c", "q: passed"),
+    (CHOICE, " C ", "q: passed"),
+    (CHOICE, "b", "q: not this one"),
+    (CHOICE, "e", "answer one of 'a', 'b', 'c', got 'e'"),
+    (CHOICE, 3, "expected one letter as a string, got int"),
+])
+def test_judge_value_messages(spec, answer, message):
+    assert message in judge_value(spec, answer)
+
+
+def test_numpy_answers_are_accepted():
+    np = pytest.importorskip("numpy")
+    assert judge_value(SPEC, np.float64(5 / 6)) == "q: passed"
+    assert judge_value(LIST, np.array([0.5, 2 / 3, 0.75])) == "q: passed"
+
+
+def test_whole_numbers():
+    spec = Value("q", [6, 4, 2, 28]).public("test")
+    assert judge_value(spec, [6, 4, 2, 28]) == "q: passed"
+    assert judge_value(spec, [6.0, 4.0, 2.0, 28.0]) == "q: passed"
+    assert "element 3 (27) is not right" in judge_value(spec, [6, 4, 2, 27])
+
+
+def test_the_message_never_holds_the_expected_value():
+    spec = Value("q", 0.7142857142857143, low=0, high=1).public("test")  # 5/7
+    for answer in (0.1, 0.71, 0.714, [1], "x", 2.0):
+        assert "0.714285" not in judge_value(spec, answer)
+        assert "0.7143" not in judge_value(spec, answer)
+
+
+def test_rounding_boundary_counts_its_neighbour():
+    # 0.12345 rounds to 0.1234 or 0.1235 depending on its last binary digit; a value computed
+    # another way (0.1 + 0.02345) must pass as well
+    spec = Value("q", 0.12345).public("test")
+    assert judge_value(spec, 0.1 + 0.02345) == "q: passed"
+
+
+# --------------------------------------------------------------------------------------------
+# Judging functions: tried on inputs, compared with coursekit
+
+FUNC = Function("q", name="ap", reference="coursekit.ranked:average_precision",
+                cases=[("two relevant", [[1, 0, 1], 2]),
+                       ("edge case: no relevant document", [[0, 0], 0]),
+                       ("edge case: empty ranking", [[], 3])]).public("test")
+
+
+def ap_right(rels, n_relevant):
+    if n_relevant == 0:
+        return 0.0
+    found, total = 0, 0.0
+    for rank, rel in enumerate(rels, start=1):
+        if rel:
+            found += 1
+            total += found / rank
+    return total / n_relevant
+
+
+def ap_divides_by_zero(rels, n_relevant):
+    found, total = 0, 0.0
+    for rank, rel in enumerate(rels, start=1):
+        if rel:
+            found += 1
+            total += found / rank
+    return total / n_relevant
+
+
+def ap_wrong(rels, n_relevant):
+    return sum(rels) / max(len(rels), 1)
+
+
+def ap_not_written(rels, n_relevant):
+    raise NotImplementedError("write this function")
+
+
+def ap_with_coursekit(rels, n_relevant):
+    return exercises.reference_function("coursekit.ranked:average_precision")(rels, n_relevant)
+
+
+def test_judge_function_passes_a_right_function():
+    # (1/1 + 2/3) / 2 = 0.8333 on the first case, 0 on both edge cases
+    assert exercises.judge_function_here(FUNC, ap_right) == "q: passed"
+
+
+@pytest.mark.parametrize("func, message", [
+    (ap_divides_by_zero, "on the case 'edge case: no relevant document' your function raised "
+                         "ZeroDivisionError"),
+    (ap_wrong, "wrong on the case 'two relevant': your function returned 0.666"),
+    (ap_not_written, "not answered yet"),
+    (ap_with_coursekit, "write it without coursekit"),
+    (42, "expected the function ap itself, got int"),
+    (..., "not answered yet"),
+])
+def test_judge_function_says_what_is_wrong(func, message):
+    assert message in exercises.judge_function_here(FUNC, func)
+
+
+def _helper_square(x):
+    return x * x
+
+
+def uses_a_helper(values):
+    return math.fsum(_helper_square(v) for v in values)
+
+
+def test_function_source_is_self_contained():
+    source = exercises.function_source(uses_a_helper)
+    assert "import math as math" in source and "def _helper_square" in source
+    namespace: dict = {}
+    exec(source, namespace)
+    assert namespace["uses_a_helper"]([1.0, 2.0]) == 5.0  # 1 + 4
+
+
+# --------------------------------------------------------------------------------------------
+# check(): prints one line, records answers only while grading
+
+
+def test_check_prints_one_line(capsys):
+    exercises.start("01_precision_recall")
+    capsys.readouterr()
+    # 10 retrieved, 5 of them among the 8 relevant (d02 d05 d07 d13 d23): P = 5/10, R = 5/8
+    check("q2", 0.5)
+    check("q3", 0.5)
+    check("q3", 0.625)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "q2: passed"
+    assert lines[1].startswith("q3: not right yet")
+    assert lines[2] == "q3: passed"
+
+
+def test_check_names_unknown_questions_and_chapters():
+    with pytest.raises(ValueError, match="unknown question 'q99' in chapter 01"):
+        check("q99", 1, chapter="01_precision_recall")
+    with pytest.raises(ValueError, match="unknown chapter '42_nothing'"):
+        exercises.start("42_nothing")
+
+
+def test_check_records_answers_only_when_grading(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "answers.jsonl"
+    check("q2", 0.5, chapter="01_precision_recall")
+    assert not log.exists()
+    monkeypatch.setenv(exercises.ANSWER_LOG, str(log))
+    check("q2", 0.5, chapter="01_precision_recall")
+    check("q10", ap_right, chapter="01_precision_recall")
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert entries[0] == {"chapter": "01_precision_recall", "qid": "q2", "value": 0.5}
+    assert entries[1]["name"] == "ap_right" and "def ap_right" in entries[1]["source"]
+    assert re.search(r"passed|wrong|raised", capsys.readouterr().out)
