@@ -105,7 +105,10 @@ async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     manager_class, client_class = _limited_client_classes()
-    notebook = nbformat.read(path, as_version=4)
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception as failure:  # noqa: BLE001 - a file that is JSON but not a notebook
+        return f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}", []
     km = manager_class(kernel_name="python3")
     km.memory_mb = memory_mb
     client = client_class(notebook, km=km, timeout=cell_seconds, allow_errors=True,

@@ -95,7 +95,9 @@ def load_keys(keys_dir: Path) -> dict[str, list[Value | Choice | Function]]:
 
 
 def _chapter(notebook: dict[str, Any], name: str, keys: dict[str, Any]) -> str:
-    chapter = (notebook.get("metadata", {}).get("coursekit") or {}).get("chapter")
+    metadata = notebook.get("metadata")
+    own = metadata.get("coursekit") if isinstance(metadata, dict) else None
+    chapter = own.get("chapter") if isinstance(own, dict) else None
     if isinstance(chapter, str) and chapter in keys:
         return chapter
     for key in sorted(keys, key=len, reverse=True):
@@ -115,7 +117,9 @@ def _read(path: Path) -> dict[str, Any]:
                          f"{error.colno} ({error.msg})") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise ValueError("not a notebook: no list of cells")
-    kernelspec = notebook.get("metadata", {}).get("kernelspec") or {}
+    metadata = notebook.get("metadata")
+    kernelspec = metadata.get("kernelspec") if isinstance(metadata, dict) else None
+    kernelspec = kernelspec if isinstance(kernelspec, dict) else {}
     name = kernelspec.get("name", "python3")
     if name not in PYTHON_KERNELS and kernelspec.get("language") != "python":
         raise ValueError(f"unknown kernel {name!r}: the exercises run on Python 3")
@@ -215,6 +219,13 @@ async def grade_one(path: Path, name: str, keys: dict[str, Any],
         grade.chapter = _chapter(notebook, name, keys)
     except ValueError as error:
         grade.error = str(error)
+        try:  # still show the chapter's questions (and its maximum) when the name tells it
+            grade.chapter = _chapter({}, name, keys)
+        except ValueError:
+            return grade
+        for q in keys[grade.chapter]:
+            grade.questions[q.qid] = {"points": 0.0, "max": float(q.points),
+                                      "message": f"{q.qid}: not graded ({error})"}
         return grade
     with tempfile.TemporaryDirectory(prefix="coursekit-grade-") as tmp:
         work = Path(tmp)
@@ -305,7 +316,10 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
 
         async def one(path: Path, name: str) -> Grade:
             async with slots:
-                grade = await grade_one(path, name, keys, options)
+                try:
+                    grade = await grade_one(path, name, keys, options)
+                except Exception as error:  # noqa: BLE001 - one submission never stops the rest
+                    grade = Grade(name, error=f"grader error: {type(error).__name__}: {error}")
             write_feedback(grade, out)
             return grade
 

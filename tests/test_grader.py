@@ -92,6 +92,8 @@ VARIANTS = {
     "huge_output": (_variant("for i in range(20000):\n    print('x' * 1000)\n"
                              "print('y' * 30_000_000)", after="q3"), FULL, ""),
     "invalid_json": ('{"cells": [ this is not json', 0.0, "invalid JSON at line 1"),
+    "not_a_notebook": ('{"cells": [{"cell_type": "code"}], "metadata": [], "nbformat": 4}', 0.0,
+                       "could not run the notebook"),
     "unknown_kernel": (None, 0.0, "unknown kernel 'ir'"),
 }
 
@@ -168,6 +170,11 @@ def test_hostile_and_broken_submissions(graded, name):
         assert row["error"] == ""
 
 
+def test_a_broken_file_still_shows_its_chapter_maximum(graded):
+    row = graded["rows"][f"{CHAPTER[:2]}-invalid_json"]
+    assert row["chapter"] == CHAPTER and float(row["max"]) == FULL
+
+
 def test_points_before_the_failure_are_per_question(graded):
     row = graded["rows"][f"{CHAPTER[:2]}-loop"]
     assert [row[q] for q in QIDS] == [
@@ -218,3 +225,19 @@ def test_bad_command_lines_say_what_is_wrong(tmp_path):
                            "--out", str(tmp_path / "out"), "--keys", str(tmp_path)],
                           capture_output=True, text=True, cwd=ROOT)
     assert keys.returncode == 2 and "no answer key" in keys.stderr
+
+
+def test_the_whole_notebook_limit_stops_a_slow_notebook(tmp_path):
+    import asyncio
+
+    from coursekit._notebooks import run_limited
+
+    # three cells of 2 s each: every cell is under the 4 s cell limit, the whole is over 3 s
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import time\ntime.sleep(2)") for _ in range(3)])
+    path = tmp_path / "slow.ipynb"
+    nbformat.write(notebook, path)
+    error, cell_errors = asyncio.run(run_limited(path, {}, cell_seconds=4, total_seconds=3,
+                                                 memory_mb=2048))
+    assert "ran longer than its limit of 3 s (stopped in cell" in error
+    assert cell_errors == []

@@ -1,0 +1,60 @@
+"""Grade N copies of a solution notebook with ``--jobs J`` and report seconds per submission.
+
+    .venv/bin/python benchmarks/bench_grader.py                 # 40 copies, --jobs 2, 3 runs
+    .venv/bin/python benchmarks/bench_grader.py --copies 10 --repeats 1
+
+Every copy must score full marks (the script stops otherwise). The figure is the median, over
+the runs, of the wall-clock time of ``grade_folder`` divided by the number of copies; a kernel
+start, the notebook's cells, the judging of the answers and the function tests in the judge
+process are all included. Target: at most 2 s per submission on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from coursekit import grade
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--copies", type=int, default=40)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--notebook", default=str(ROOT / "solutions" / "01_precision_recall.ipynb"))
+    args = p.parse_args(argv)
+    per_submission = []
+    for _ in range(args.repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "submissions"
+            folder.mkdir()
+            for i in range(args.copies):
+                shutil.copyfile(args.notebook, folder / f"student-{i:03d}.ipynb")
+            options = grade.parser().parse_args(
+                [str(folder), "--out", str(Path(tmp) / "out"), "--jobs", str(args.jobs),
+                 "--keys", str(ROOT / "solutions" / "keys")])
+            start = time.perf_counter()
+            grades = grade.grade_folder(folder, Path(tmp) / "out", options)
+            elapsed = time.perf_counter() - start
+        if any(g.total != g.max or g.error for g in grades):
+            print("not every copy scored full marks:", [(g.submission, g.error) for g in grades
+                                                        if g.total != g.max or g.error])
+            return 1
+        per_submission.append(elapsed / args.copies)
+        print(f"{args.copies} submissions in {elapsed:.1f} s: {elapsed / args.copies:.2f} s each")
+    median = statistics.median(per_submission)
+    print(f"median: {median:.2f} s per submission with --jobs {args.jobs} "
+          f"({Path(args.notebook).name}); target <= 2 s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
