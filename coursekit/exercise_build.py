@@ -13,12 +13,14 @@
 Placeholders are derived from the solution: ``name = ...`` for each assignment, the signature
 and docstring of each function with ``raise NotImplementedError``.
 
->>> print(placeholder('''x = [1, 2]
+>>> print(placeholder('''x, (y, z) = [1, (2, 3)]
 ... def f(a, b=2):
 ...     "Say hello."
 ...     return a + b
 ... '''))
 x = ...  # your answer
+y = ...  # your answer
+z = ...  # your answer
 <BLANKLINE>
 def f(a, b=2):
     \"\"\"Say hello.\"\"\"
@@ -70,8 +72,10 @@ def placeholder(block: str) -> str:
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                parts.append(f"{ast.unparse(target)} = ...  # your answer")
+            for target in targets:  # a, b = ... -> one line per name
+                names = [target] if not isinstance(target, (ast.Tuple, ast.List)) else [
+                    n for n in ast.walk(target) if isinstance(n, (ast.Name, ast.Attribute))]
+                parts += [f"{ast.unparse(n)} = ...  # your answer" for n in names]
         elif isinstance(node, ast.FunctionDef):
             returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
             lines = [f"def {node.name}({ast.unparse(node.args)}){returns}:"]
