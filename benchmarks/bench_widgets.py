@@ -20,7 +20,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from coursekit import widgets
+import coursekit as ck
+from coursekit import datasets, widgets, widgets_compare
 
 N_DOCS = 20
 TARGET_MS = 50.0
@@ -56,12 +57,23 @@ def cases() -> dict[str, Callable[[], None]]:
     explorer = widgets.SetBasedExplorer()
     counts = itertools.cycle(range(1, 40))
 
+    # chapter 08: the course collection's 5 systems x 12 topics, 3 measures; B cycles through
+    # the systems other than A (each change: means, gain, 3 paired tests, the bars)
+    collection = datasets.load_collection()
+    compare = widgets_compare.CompareSystems.from_evaluations(
+        {s: ck.evaluate(run, collection.qrels, ["AP", "nDCG@10", "P@5"], missing_as_zero=True)
+         for s, run in collection.runs.items()},
+        a="bm25",
+    )
+    others = itertools.cycle([s for s in compare.systems if s != "bm25"])
+
     return {
         "RelevanceToggler: toggle one rank": lambda: toggler.toggle(next(ranks)),
         "GradedJudgments: set one grade": lambda: graded.set_grade(*next(grades)),
         "RecallOriented: load a preset": lambda: recall.load(next(presets)),
         "RankCorrelation: swap neighbours": lambda: correlation.swap(0, next(positions)),
         "SetBasedExplorer: move a slider": lambda: explorer.set_counts(tp=next(counts)),
+        "CompareSystems: choose system B": lambda: compare.select(b=next(others)),
     }
 
 

@@ -71,7 +71,7 @@ from .trec import (
 __version__ = "0.1.0"
 
 # Modules loaded on first use (they import matplotlib or ipywidgets).
-_LAZY = {"plots", "widgets", "datasets", "display", "exercises", "grade"}
+_LAZY = {"plots", "widgets", "widgets_compare", "datasets", "display", "exercises", "grade"}
 
 
 def __getattr__(name: str) -> Any:

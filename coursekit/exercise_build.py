@@ -43,6 +43,7 @@ from .exercises import CHECKS_PATH, Choice, Function, Value
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
 MD_PLACEHOLDER = "*Write your answer here.*"
+NBVAL_IGNORE_OUTPUT = "nbval-ignore-output"  # exercises are run by nbval, not compared
 
 
 def load_key(path: Path) -> list[Value | Choice | Function]:
@@ -110,14 +111,18 @@ def _strip(text: str, begin: str, end: str, replace, where: str) -> str:
 
 
 def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    """The exercise version of a solution notebook: solutions replaced, outputs cleared."""
+    """The exercise version of a solution notebook: solutions replaced, outputs cleared.
+
+    Each code cell is tagged ``nbval-ignore-output``: nbval runs the exercise notebook as it
+    is given to students (every cell must run without error) but has no output to compare."""
     notebook = nbformat.v4.new_notebook(metadata=dict(solution.metadata))
     notebook.metadata.pop("widgets", None)
     for index, cell in enumerate(solution.cells):
         where = f"{name}, cell {index}"
         if cell.cell_type == "code":
             source = _strip(cell.source, BEGIN, END, placeholder, where)
-            notebook.cells.append(nbformat.v4.new_code_cell(source))
+            notebook.cells.append(nbformat.v4.new_code_cell(
+                source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]}))
         elif cell.cell_type == "markdown":
             source = _strip(cell.source, MD_BEGIN, MD_END, lambda _: MD_PLACEHOLDER, where)
             notebook.cells.append(nbformat.v4.new_markdown_cell(source))
@@ -143,7 +148,8 @@ def _dump(data: dict[str, Any]) -> str:
 
 
 def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = None) -> int:
-    """Write checks.json and ``exercises/``; execute solutions and exercises when asked."""
+    """Write checks.json and ``exercises/`` (outputs cleared); execute the solutions when
+    asked (their stored outputs are what nbval compares)."""
     from ._notebooks import execute_in_place
 
     root = Path(root)
@@ -157,6 +163,7 @@ def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = Non
         exercise = exercise_notebook(solution, solution_path.name)
         exercise_path = root / "exercises" / solution_path.name
         nbformat.write(exercise, exercise_path)
-        for path in (solution_path, exercise_path) if execute else ():
-            print(f"{execute_in_place(path):6.1f} s  {path.relative_to(root)}")
+        print(f"wrote {exercise_path.relative_to(root)}")
+        if execute:
+            print(f"{execute_in_place(solution_path):6.1f} s  {solution_path.relative_to(root)}")
     return 0

@@ -159,14 +159,19 @@ def per_query_bars(
     ylabel: str = "A − B",
     legend_loc: str = "best",
 ) -> Axes:
-    """A bar per query of a score difference (query -> value), positive bars in one colour."""
+    """A bar per query of a score difference (query -> value): positive and zero bars in blue,
+    negative ones in red, with a legend naming both colours (whatever the first bar is)."""
+    from matplotlib.patches import Patch
+
     ax = new_axes(ax)
     labels = list(differences)
     values = np.array([differences[q] for q in labels], dtype=float)
-    ax.bar(labels, values, color=np.where(values >= 0, "C0", "C3"), label=ylabel)
+    ax.bar(labels, values, color=np.where(values >= 0, "C0", "C3"))
     ax.axhline(0, color="black", lw=0.8)
     ax.tick_params(axis="x", rotation=90)
-    _finish(ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
+    handles = [Patch(color="C0", label=f"{ylabel} ≥ 0"), Patch(color="C3", label=f"{ylabel} < 0")]
+    _finish(ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc,
+            handles=handles)
     return ax
 
 
@@ -196,6 +201,7 @@ def _finish(
     xlim: tuple | None = (0, 1.02),
     ylim: tuple | None = (0, 1.05),
     legend_loc: str = "best",
+    handles: list | None = None,
 ) -> None:
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -205,7 +211,10 @@ def _finish(
     if ylim is not None:
         ax.set_ylim(*ylim)
     ax.grid(alpha=0.3)
-    ax.legend(loc=legend_loc, fontsize="small")
+    if handles is None:
+        ax.legend(loc=legend_loc, fontsize="small")
+    else:
+        ax.legend(handles=handles, loc=legend_loc, fontsize="small")
 
 
 def rgba_png(pixels: np.ndarray) -> bytes:

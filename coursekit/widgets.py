@@ -117,10 +117,15 @@ def _nice_limit(value: float) -> float:
     return float(10 * scale)  # pragma: no cover
 
 
+def _number(value: float) -> str:
+    """A readout value: a count (an ``int``) as it is, any other number to 4 decimals."""
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
+
+
 def _table(values: dict[str, float]) -> str:
     rows = "".join(
         f"<tr><td style='padding-right:1em'>{html.escape(name)}</td>"
-        f"<td style='text-align:right'><b>{value:.4f}</b></td></tr>"
+        f"<td style='text-align:right'><b>{_number(value)}</b></td></tr>"
         for name, value in values.items()
     )
     return f"<table>{rows}</table>"
@@ -156,8 +161,9 @@ class _Widget:
         self.image.value = self._canvas.png(key, draw)
 
     def readout(self) -> str:
-        """The readout as text: one ``name = value`` per line, values to 4 decimals."""
-        return "\n".join(f"{name} = {value:.4f}" for name, value in self.values.items())
+        """The readout as text: one ``name = value`` per line, counts as integers and other
+        values to 4 decimals."""
+        return "\n".join(f"{name} = {_number(value)}" for name, value in self.values.items())
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         # A short, stable text form: the default repr of a widget lists every child's state
@@ -614,8 +620,8 @@ class RankCorrelation(_Widget):
         }
         pairs = concordant_pairs(a, b)
         counts = pairs["verdict"].value_counts()
-        self.values["concordant pairs"] = float(counts.get("concordant", 0))
-        self.values["discordant pairs"] = float(counts.get("discordant", 0))
+        self.values["concordant pairs"] = int(counts.get("concordant", 0))
+        self.values["discordant pairs"] = int(counts.get("discordant", 0))
         self.readout_html.value = _table(self.values)
         self.pairs_html.value = _frame_html(pairs)
         for which in (0, 1):

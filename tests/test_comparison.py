@@ -111,6 +111,32 @@ def test_wilcoxon_drops_zero_differences():
     assert result.pvalue == pytest.approx(expected.pvalue)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_wilcoxon_with_ties_and_zeros_matches_scipy(seed):
+    # zero and tied differences on at most 13 queries: SciPy runs an exact permutation test
+    # one sign flip at a time; coursekit computes all flips at once and must agree with it
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 14))
+    grid = [0.0, 0.1, 0.25, 0.5, 1.0]
+    a, b = rng.choice(grid, n), rng.choice(grid, n)
+    b[0] = a[0] + 0.125  # at least one nonzero difference
+    result = ck.wilcoxon_test(a, b)
+    expected = stats.wilcoxon(a, b, zero_method="wilcox")
+    assert result.statistic == pytest.approx(float(expected.statistic), abs=1e-12)
+    assert result.pvalue == pytest.approx(float(expected.pvalue), abs=1e-12)
+
+
+def test_wilcoxon_exact_permutation_by_hand():
+    # differences 0.3, 0.3, 0, -0.2, 0.1: the zero is dropped, the ranks of |d| are 3.5, 3.5,
+    # 2, 1; R+ = 3.5 + 3.5 + 1 = 8, R- = 2, statistic min = 2. The 16 sign flips of the four
+    # nonzero values give R+ = the sums of the subsets of {3.5, 3.5, 2, 1}: 0, 1, 2, 3, 3.5,
+    # 3.5, 4.5, 4.5, 5.5, 5.5, 6.5, 6.5, 7, 8, 9, 10. R+ >= 8 in 3 of them, R+ <= 8 in 14:
+    # p = 2 * min(3, 14) / 16
+    result = ck.wilcoxon_test([0.5, 0.4, 0.3, 0.2, 0.2], [0.2, 0.1, 0.3, 0.4, 0.1])
+    assert result.statistic == 2.0
+    assert result.pvalue == pytest.approx(2 * 3 / 16)
+
+
 def test_wilcoxon_identical_systems():
     assert ck.wilcoxon_test([0.1, 0.2], [0.1, 0.2]) == ("Wilcoxon signed-rank", 0.0, 1.0)
 

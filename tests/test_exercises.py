@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from coursekit import exercise_build, exercises
@@ -39,6 +40,10 @@ def test_exercise_notebook_is_up_to_date(path):
     assert [(c.cell_type, c.source) for c in committed.cells] == [
         (c.cell_type, c.source) for c in expected.cells
     ], "exercises/ is out of date: run `python -m coursekit.exercises build`"
+    code = [c for c in committed.cells if c.cell_type == "code"]
+    assert all(not c.outputs and c.execution_count is None for c in code), "outputs not cleared"
+    # nbval runs every cell of the exercise (no error allowed) without comparing outputs
+    assert all(c.metadata.get("tags") == ["nbval-ignore-output"] for c in code)
 
 
 def test_checks_json_is_up_to_date():
@@ -67,7 +72,7 @@ def _clear_values(questions) -> list[str]:
         if isinstance(q, Value):
             items = q.expected if isinstance(q.expected, (list, tuple)) else [q.expected]
             for v in items:
-                if isinstance(v, float) and round(v * 100) != v * 100:
+                if isinstance(v, float) and abs(v * 100 - round(v * 100)) > 1e-9:
                     texts += [repr(v), f"{v:.4f}"]
     return texts
 
@@ -264,6 +269,59 @@ def test_function_source_is_self_contained():
     namespace: dict = {}
     exec(source, namespace)
     assert namespace["uses_a_helper"]([1.0, 2.0]) == 5.0  # 1 + 4
+
+
+GRADES_SEEN = {"relevant": [1, 2], "cut": 3}  # a global dict and list, read by a function
+WEIGHTS = np.array([1.0, 2.0])  # a global array: cannot be written into source as a literal
+size = np.zeros(2)  # a global array that shares its name with an attribute
+
+
+def ap_reads_global_dict(rels, n_relevant):
+    if n_relevant == 0:
+        return 0.0
+    found, total = 0, 0.0
+    for rank, rel in enumerate(rels, start=1):
+        if rel in GRADES_SEEN["relevant"]:
+            found += 1
+            total += found / rank
+    return total / n_relevant
+
+
+def ap_reads_global_array(rels, n_relevant):
+    return ap_right(rels, n_relevant) * WEIGHTS[0]
+
+
+def ap_reads_attribute_named_like_a_global(rels, n_relevant):
+    return ap_right(rels, n_relevant) if np.asarray(rels).size >= 0 else -1.0
+
+
+def test_a_function_reading_a_global_dict_passes_here_and_in_the_grader():
+    # the self-check judges the copy the grader will run: both must see GRADES_SEEN
+    assert exercises.judge_function_here(FUNC, ap_reads_global_dict) == "q: passed"
+    source = exercises.function_source(ap_reads_global_dict)
+    assert "GRADES_SEEN = {'relevant': [1, 2], 'cut': 3}" in source
+    namespace: dict = {}
+    exec(source, namespace)
+    # (1/1 + 2/3) / 2 by hand, as in test_judge_function_passes_a_right_function
+    assert namespace["ap_reads_global_dict"]([1, 0, 1], 2) == pytest.approx((1 + 2 / 3) / 2)
+
+
+def test_a_function_reading_a_global_array_is_refused_with_its_name():
+    message = exercises.judge_function_here(FUNC, ap_reads_global_array)
+    assert message.startswith("q: your function reads the global variable 'WEIGHTS' (a ndarray)")
+    with pytest.raises(ValueError, match="'WEIGHTS'"):
+        exercises.function_source(ap_reads_global_array)
+
+
+def test_an_attribute_is_not_mistaken_for_a_global():
+    # `np.asarray(rels).size` reads the attribute size, not the global array `size`
+    assert exercises.judge_function_here(FUNC, ap_reads_attribute_named_like_a_global) == \
+        "q: passed"
+
+
+def test_a_lambda_is_refused_with_a_sentence():
+    ap_lambda = lambda rels, n_relevant: ap_right(rels, n_relevant)  # noqa: E731
+    assert "define it with def" in exercises.judge_function_here(FUNC, ap_lambda)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,370 @@
+"""A widget that compares two systems query by query (chapter 08).
+
+:class:`CompareSystems` takes per-query scores, one table per measure (rows: queries, columns:
+systems), and three menus: system A, system B and the measure. On every change it recomputes,
+with :mod:`coursekit.comparison`, the mean of each system, the difference of the means, the
+gain of B over A in percent, the number of queries each system wins, and the p-values of the
+paired t-test, the Wilcoxon signed-rank test and a seeded randomization test; it draws the
+per-query differences B − A as bars.
+
+Picking the same system as A and B is allowed: every difference is then 0, the p-values are
+1, and the readout says that the two systems are the same (a menu that refused the choice would
+block a student who changes A before B).
+
+Like :mod:`coursekit.widgets`, whose base class it uses, this module imports ipywidgets when it
+is imported and matplotlib on the first drawing; ``import coursekit`` does not import it.
+
+>>> import pandas as pd
+>>> ap = pd.DataFrame({"base": [0.2, 0.4, 0.3], "new": [0.3, 0.5, 0.3]}, index=["q1", "q2", "q3"])
+>>> view = CompareSystems({"AP": ap}, a="base", b="new")
+>>> print(view.readout())
+A: base · B: new · AP over 3 queries
+mean A = 0.3000
+mean B = 0.3667
+difference of means (B − A) = 0.0667
+gain % (B over A) = 22.2222
+queries where B is higher = 2
+queries where A is higher = 0
+paired t-test p = 0.1835
+Wilcoxon p = 0.5000
+randomization p = 0.5000
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+
+from . import plots
+from ._validation import check_positive_int
+from .comparison import gain_percent, paired_t_test, randomization_test, wilcoxon_test
+from .evaluation import Evaluation
+from .widgets import _BlitCanvas, _nice_limit, _table, _Widget
+
+__all__ = ["CompareSystems"]
+
+_MENU = w.Layout(width="17em")
+_MENU_STYLE = {"description_width": "5.5em"}
+
+
+def _preview(items: Any, limit: int = 5) -> str:
+    items = [str(x) for x in items]
+    return ", ".join(map(repr, items[:limit])) + (" ..." if len(items) > limit else "")
+
+
+def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict[str, np.ndarray]]:
+    """Validate ``per_query`` (measure -> DataFrame query x system); return the measures, the
+    queries, the systems and, per measure, a float array (queries x systems) in that order."""
+    if not isinstance(per_query, Mapping):
+        raise TypeError(
+            "per_query must map a measure name to a DataFrame (rows: queries, columns: "
+            f"systems), got {type(per_query).__name__}"
+        )
+    if not per_query:
+        raise ValueError("per_query is empty: give at least one measure, e.g. {'AP': table}")
+    measures = [str(m) for m in per_query]
+    if len(set(measures)) != len(measures):
+        raise ValueError(f"measure names repeat: {_preview(measures)}")
+    queries: list[str] = []
+    systems: list[str] = []
+    arrays: dict[str, np.ndarray] = {}
+    for i, (key, frame) in enumerate(per_query.items()):
+        measure = str(key)
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(
+                f"the scores of measure {measure!r} must be a DataFrame (rows: queries, "
+                f"columns: systems), got {type(frame).__name__}"
+            )
+        rows = [str(q) for q in frame.index]
+        columns = [str(s) for s in frame.columns]
+        for what, labels in (("query", rows), ("system", columns)):
+            repeated = sorted({x for x in labels if labels.count(x) > 1})
+            if repeated:
+                raise ValueError(f"measure {measure!r}: {what} {repeated[0]!r} appears twice")
+        if i == 0:
+            queries, systems, first = rows, columns, measure
+            if not systems:
+                raise ValueError(f"measure {measure!r} has no system (no column)")
+            if len(queries) < 2:
+                raise ValueError(
+                    f"measure {measure!r} has {len(queries)} query: comparing two systems "
+                    "needs the scores of at least two queries"
+                )
+        else:
+            if set(rows) != set(queries):
+                raise ValueError(
+                    f"the queries of measure {measure!r} differ from those of {first!r}: only "
+                    f"in {measure!r}: {_preview(sorted(set(rows) - set(queries))) or 'none'}; "
+                    f"only in {first!r}: {_preview(sorted(set(queries) - set(rows))) or 'none'}"
+                )
+            if set(columns) != set(systems):
+                raise ValueError(
+                    f"the systems of measure {measure!r} differ from those of {first!r}: only "
+                    f"in {measure!r}: {_preview(sorted(set(columns) - set(systems))) or 'none'}; "
+                    f"only in {first!r}: {_preview(sorted(set(systems) - set(columns))) or 'none'}"
+                )
+        table = frame.set_axis(rows, axis=0).set_axis(columns, axis=1).loc[queries, systems]
+        try:
+            values = table.to_numpy(dtype=float)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"measure {measure!r}: the scores must be numbers ({error})") from None
+        bad = ~np.isfinite(values)
+        if bad.any():
+            q, s = np.argwhere(bad)[0]
+            raise ValueError(
+                f"measure {measure!r}: system {systems[s]!r} has no finite score for query "
+                f"{queries[q]!r} ({values[q, s]}); a system that does not answer a query should "
+                "score 0 there (evaluate with missing_as_zero=True)"
+            )
+        arrays[measure] = values
+    return measures, queries, systems, arrays
+
+
+class CompareSystems(_Widget):
+    """Two systems and a measure -> their means, the gain of B over A in percent, three paired
+    tests and the per-query differences B − A as bars (chapter 08).
+
+    ``per_query`` maps a measure name to a DataFrame of per-query scores, one row per query
+    and one column per system; every table must hold the same queries and systems. Build it
+    from :func:`coursekit.evaluate` results with :meth:`from_evaluations`. ``a``, ``b`` and
+    ``measure`` are the first choices (by default the first two systems and the first
+    measure); the randomization test uses ``n_resamples`` label swaps drawn with ``seed``
+    (an exact test when there are at most ``log2(n_resamples)`` queries).
+
+    Use :meth:`select` to change the menus as a click would, ``readout()`` for the numbers as
+    text, :attr:`differences` for the bars, and ``show_static()`` for a static picture.
+    """
+
+    def __init__(
+        self,
+        per_query: Mapping[str, pd.DataFrame],
+        a: str | None = None,
+        b: str | None = None,
+        measure: str | None = None,
+        *,
+        n_resamples: int = 2000,
+        seed: int = 0,
+    ) -> None:
+        super().__init__()
+        self.measures, self.queries, self.systems, self._scores = _check_tables(per_query)
+        self.n_resamples = check_positive_int(n_resamples, "n_resamples")
+        self.seed = int(seed)
+        a = self.systems[0] if a is None else a
+        b = self.systems[min(1, len(self.systems) - 1)] if b is None else b
+        measure = self.measures[0] if measure is None else measure
+        self._check_choice(a=a, b=b, measure=measure)
+        # The y limit of the bars depends on the measure only (the largest gap between any two
+        # systems on any query), so that changing A or B redraws the bars and not the frame.
+        self._limits = {}
+        for name, scores in self._scores.items():
+            spread = float(np.max(scores.max(axis=1) - scores.min(axis=1)))
+            self._limits[name] = _nice_limit(spread) if spread > 0 else 1.0
+        self.a = w.Dropdown(
+            options=self.systems, value=a, description="system A", tooltip="the baseline",
+            layout=_MENU, style=_MENU_STYLE,
+        )
+        self.b = w.Dropdown(
+            options=self.systems, value=b, description="system B",
+            tooltip="the system compared with A", layout=_MENU, style=_MENU_STYLE,
+        )
+        self.measure = w.Dropdown(
+            options=self.measures, value=measure, description="measure", layout=_MENU,
+            style=_MENU_STYLE,
+        )
+        self._holding = False
+        self._canvases: dict[str, _BlitCanvas] = {}
+        for control in (self.a, self.b, self.measure):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Comparing two systems</b> — choose systems A and B and a measure; the "
+                    "bars show B − A query by query"
+                ),
+                w.HBox([self.a, self.b, self.measure]),
+                w.HBox([self.image, self.readout_html]),
+            ]
+        )
+
+    @classmethod
+    def from_evaluations(
+        cls, evaluations: Mapping[str, Evaluation], **options: Any
+    ) -> CompareSystems:
+        """Build the widget from ``{system: ck.evaluate(run, qrels, measures)}``.
+
+        Every evaluation must hold the same measures and the same queries (evaluate with
+        ``missing_as_zero=True`` so that a query a run does not answer counts 0); ``options``
+        go to the constructor.
+        """
+        if not isinstance(evaluations, Mapping) or not evaluations:
+            raise ValueError("evaluations must be a non-empty dict {system: Evaluation}")
+        tables = {}
+        for system, evaluation in evaluations.items():
+            if not isinstance(evaluation, Evaluation):
+                raise TypeError(
+                    f"the evaluation of system {system!r} must be a coursekit Evaluation "
+                    f"(the result of ck.evaluate), got {type(evaluation).__name__}"
+                )
+            tables[str(system)] = evaluation.table()
+        (first, reference), *others = tables.items()
+        for system, table in others:
+            if list(table.columns) != list(reference.columns):
+                raise ValueError(
+                    f"system {system!r} was evaluated on measures {_preview(table.columns)} "
+                    f"but {first!r} on {_preview(reference.columns)}: evaluate every system on "
+                    "the same measures"
+                )
+            if set(table.index) != set(reference.index):
+                only_first = _preview(sorted(set(reference.index) - set(table.index))) or "none"
+                only_this = _preview(sorted(set(table.index) - set(reference.index))) or "none"
+                raise ValueError(
+                    f"systems {first!r} and {system!r} were evaluated on different queries "
+                    f"(only {first!r}: {only_first}; only {system!r}: {only_this}): evaluate "
+                    "with missing_as_zero=True so that every system has every query"
+                )
+        per_query = {
+            measure: pd.DataFrame({s: t.loc[reference.index, measure] for s, t in tables.items()})
+            for measure in reference.columns
+        }
+        return cls(per_query, **options)
+
+    # --- what a click does ----------------------------------------------------------------------
+
+    def _check_choice(
+        self, a: str | None = None, b: str | None = None, measure: str | None = None
+    ) -> None:
+        for role, name in (("system A", a), ("system B", b)):
+            if name is not None and name not in self.systems:
+                raise ValueError(
+                    f"unknown {role} {name!r}; the systems are {_preview(self.systems, 20)}"
+                )
+        if measure is not None and measure not in self.measures:
+            raise ValueError(
+                f"unknown measure {measure!r}; the measures are {_preview(self.measures, 20)}"
+            )
+
+    def select(
+        self, a: str | None = None, b: str | None = None, measure: str | None = None
+    ) -> None:
+        """Choose system A, system B and/or the measure, as the menus would (one update)."""
+        self._check_choice(a=a, b=b, measure=measure)
+        self._holding = True
+        try:
+            for menu, value in ((self.a, a), (self.b, b), (self.measure, measure)):
+                if value is not None:
+                    menu.value = value
+        finally:
+            self._holding = False
+        self.update()
+
+    # --- what is shown --------------------------------------------------------------------------
+
+    def _columns(self) -> tuple[np.ndarray, np.ndarray]:
+        scores = self._scores[self.measure.value]
+        return (
+            scores[:, self.systems.index(self.a.value)],
+            scores[:, self.systems.index(self.b.value)],
+        )
+
+    @property
+    def differences(self) -> pd.Series:
+        """The per-query differences B − A of the chosen measure (the bars), by query."""
+        x, y = self._columns()
+        return pd.Series(y - x, index=self.queries, name=f"{self.measure.value} B − A")
+
+    @property
+    def heading(self) -> str:
+        """What is compared, in words: ``A: … · B: … · measure over n queries``."""
+        return (
+            f"A: {self.a.value} · B: {self.b.value} · {self.measure.value} over "
+            f"{len(self.queries)} queries"
+        )
+
+    @property
+    def note(self) -> str:
+        """A warning about the current choice ('' when there is none)."""
+        if self.a.value == self.b.value:
+            return (
+                f"A and B are the same system ({self.a.value}): every difference is 0, there "
+                "is nothing to test (p = 1)"
+            )
+        if self.values.get("mean A") == 0:
+            return "the mean of A is 0: a gain in percent over it is undefined (nan)"
+        return ""
+
+    def readout(self) -> str:
+        """The readout as text: a heading line naming A, B and the measure, then one
+        ``name = value`` per line (4 decimals), then the note, if any."""
+        lines = [self.heading, super().readout()]
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return "\n".join(lines)
+
+    def update(self) -> None:
+        if self._holding:
+            return
+        x, y = self._columns()
+        mean_a, mean_b = float(np.mean(x)), float(np.mean(y))
+        difference = y - x
+        if self.a.value == self.b.value or not np.any(difference):
+            p_t = p_w = p_r = 1.0
+        else:
+            p_t = paired_t_test(y, x).pvalue
+            p_w = wilcoxon_test(y, x).pvalue
+            p_r = randomization_test(y, x, n_resamples=self.n_resamples, seed=self.seed).pvalue
+        self.values = {
+            "mean A": mean_a,
+            "mean B": mean_b,
+            "difference of means (B − A)": mean_b - mean_a,
+            "gain % (B over A)": gain_percent(mean_b, mean_a) if mean_a != 0 else math.nan,
+            "queries where B is higher": int(np.count_nonzero(difference > 0)),
+            "queries where A is higher": int(np.count_nonzero(difference < 0)),
+            "paired t-test p": p_t,
+            "Wilcoxon p": p_w,
+            "randomization p": p_r,
+        }
+        note = self.note
+        self.readout_html.value = (
+            f"<div>{html.escape(self.heading)}</div>"
+            + (f"<div style='color:#b00'>{html.escape(note)}</div>" if note else "")
+            + _table(self.values)
+        )
+        self._draw(difference)
+
+    def _draw(self, difference: np.ndarray) -> None:
+        measure = self.measure.value
+        limit = self._limits[measure]
+        bars = dict(zip(self.queries, difference.tolist(), strict=True))
+
+        def draw(ax):
+            from matplotlib.patches import Patch
+
+            plots.per_query_bars(
+                bars, ax=ax, title=f"{measure}, query by query: B − A", ylabel=f"{measure}: B − A"
+            )
+            ax.set_ylim(-limit, limit)
+            # A legend that does not depend on the data (the default one takes the colour of
+            # the first bar), so that the frame drawn once stays right for every A and B.
+            ax.legend(
+                handles=[Patch(color="C0", label="B higher"), Patch(color="C3", label="A higher")],
+                loc="upper right",
+                fontsize="small",
+            )
+            ax.figure.subplots_adjust(left=0.17, bottom=0.2)  # room for the labels
+
+        # One canvas per measure: each frame (title, limits, ticks) is drawn once, on the first
+        # visit of its measure; later visits, and every change of A or B, only redraw the bars.
+        canvas = self._canvases.get(measure)
+        if canvas is None and self._canvas is not None:
+            canvas = _BlitCanvas()
+        if canvas is not None:
+            self._canvas = canvas
+        self._render(draw, key=(measure, limit))
+        self._canvases[measure] = self._canvas
