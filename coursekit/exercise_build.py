@@ -7,11 +7,12 @@
 
 - ``exercises/NN_topic.ipynb``: the solution with every block between ``# BEGIN SOLUTION`` and
   ``# END SOLUTION`` (``<!-- BEGIN SOLUTION -->`` / ``<!-- END SOLUTION -->`` in markdown)
-  replaced by a placeholder, then executed so that nbval sees "not answered yet" lines;
+  replaced by a placeholder, outputs cleared, each code cell tagged ``nbval-ignore-output``
+  (nbval runs it as a student gets it: no cell may fail);
 - ``coursekit/data/exercises/checks.json``: the public form of every question (hashes).
 
 Placeholders are derived from the solution: ``name = ...`` for each assignment, the signature
-and docstring of each function with ``raise NotImplementedError``.
+and docstring of each function with ``raise NotImplementedError``; imports are kept.
 
 >>> print(placeholder('''x, (y, z) = [1, (2, 3)]
 ... def f(a, b=2):
@@ -77,6 +78,8 @@ def placeholder(block: str) -> str:
                 names = [target] if not isinstance(target, (ast.Tuple, ast.List)) else [
                     n for n in ast.walk(target) if isinstance(n, (ast.Name, ast.Attribute))]
                 parts += [f"{ast.unparse(n)} = ...  # your answer" for n in names]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            parts.append(ast.unparse(node))  # an import is a tool, not an answer: kept
         elif isinstance(node, ast.FunctionDef):
             returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
             lines = [f"def {node.name}({ast.unparse(node.args)}){returns}:"]
@@ -85,6 +88,10 @@ def placeholder(block: str) -> str:
                 lines.append(f'    """{doc}"""')
             lines.append("    raise NotImplementedError('write this function')")
             parts.append(("\n" if parts else "") + "\n".join(lines))
+    for i in range(1, len(parts)):  # a blank line after the imports, as in the solution
+        if parts[i - 1].startswith(("import ", "from ")) and not parts[i].startswith(
+                ("import ", "from ", "\n")):
+            parts[i] = "\n" + parts[i]
     return "\n".join(parts) if parts else "# your code here"
 
 

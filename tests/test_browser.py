@@ -4,7 +4,10 @@ Debian's headless Chromium.
 The test opens ``notebooks/02_curves_interpolation.ipynb``, runs all cells, reads the state of the
 relevance toggler from the page (which ranks are pressed, how many relevant documents in all),
 clicks one rank, and checks that the AP readout in the page changes to the value coursekit gives
-for the new judgments. A screenshot of each run goes to ``test-artifacts/``.
+for the new judgments. A second test opens ``notebooks/08_comparing_systems.ipynb`` in
+JupyterLab, chooses another system B in the comparison widget's menu and checks the readout's
+mean of B and difference of means against coursekit. A screenshot of each run goes to
+``test-artifacts/``.
 
 Chromium is Debian's package (``apt-get install chromium``; Playwright downloads no browser).
 Without it the test is skipped, unless ``COURSEKIT_REQUIRE_BROWSER=1`` (as ``.ci/run`` sets),
@@ -144,10 +147,8 @@ def _number(text: str) -> float:
     return float(match[0])
 
 
-def _run_and_toggle(page, interface: str) -> tuple[float, float, list[int], int]:
-    """Run all cells, click one rank; return (AP before, AP after, judgments after, n)."""
-    from playwright.sync_api import expect
-
+def _run_all(page) -> None:
+    """Wait for the notebook, run all its cells, wait until the kernel is idle again."""
     page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
     page.locator(".jp-Notebook:visible").first.wait_for(timeout=90_000)
     # Run every cell with the application's own command and wait until the kernel is done:
@@ -170,6 +171,13 @@ def _run_and_toggle(page, interface: str) -> tuple[float, float, list[int], int]
         }""",
         timeout=180_000,
     )
+
+
+def _run_and_toggle(page, interface: str) -> tuple[float, float, list[int], int]:
+    """Run all cells, click one rank; return (AP before, AP after, judgments after, n)."""
+    from playwright.sync_api import expect
+
+    _run_all(page)
     # Locators are looked up afresh at each use, so they always point at the live outputs.
     toggler = page.locator(".widget-vbox", has=page.locator(".widget-toggle-button")).first
     buttons = toggler.locator(".widget-toggle-button")
@@ -225,3 +233,63 @@ def test_toggling_a_rank_updates_ap_in_the_page(jupyter_server, browser, interfa
     expected = ck.average_precision(rels, n_relevant)
     assert after == pytest.approx(round(expected, 4), abs=5e-5)
     assert after != before
+
+
+COMPARE_NOTEBOOK = "notebooks/08_comparing_systems.ipynb"
+
+
+def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, browser):
+    """Chapter 08 in JupyterLab: choose another system B in the widget's menu; the readout's
+    "mean B" and "difference of means" become the values coursekit gives for that system."""
+    from playwright.sync_api import expect
+
+    base, token, served = jupyter_server
+    original = served / COMPARE_NOTEBOOK
+    copy = original.with_name(f"browser-compare-{original.name}")
+    shutil.copyfile(original, copy)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/lab/tree/{copy.relative_to(served).as_posix()}?token={token}",
+                  timeout=90_000)
+        _run_all(page)
+        # JupyterLab renders only the cells in view: bring the widget's cell into view
+        page.evaluate(
+            """async () => {
+                const notebook = window.jupyterapp.shell.currentWidget.content;
+                const cell = notebook.widgets.find(
+                    c => c.model.sharedModel.getSource().includes('CompareSystems('));
+                await notebook.scrollToCell(cell, 'start');
+            }"""
+        )
+        widget = page.locator(".widget-vbox", has_text="Comparing two systems").first
+        menus = widget.locator(".widget-dropdown select")
+        expect(menus).to_have_count(3, timeout=60_000)
+
+        def cell(name: str):
+            return widget.locator("td", has_text=re.compile(f"^{re.escape(name)}$")).first.locator(
+                "xpath=following-sibling::td[1]")
+
+        cell("mean B").wait_for(timeout=60_000)
+        a, measure = menus.nth(0).input_value(), menus.nth(2).input_value()
+        b = next(o for o in menus.nth(1).evaluate("s => [...s.options].map(o => o.value)")
+                 if o not in (a, menus.nth(1).input_value()))
+        before = cell("mean B").inner_text()
+        menus.nth(1).select_option(b)
+        expect(cell("mean B")).not_to_have_text(before, timeout=30_000)
+        mean_b, difference = _number(cell("mean B").inner_text()), _number(
+            cell("difference of means (B − A)").inner_text())
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-compare.png"), full_page=False)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-compare-failed.png"))
+        raise
+    finally:
+        context.close()
+    # the same numbers from coursekit, independently of the widget: every topic counts
+    collection = ck.datasets.load_collection()
+    means = {s: ck.evaluate(collection.runs[s], collection.qrels, [measure],
+                            missing_as_zero=True).mean[measure] for s in (a, b)}
+    assert mean_b == pytest.approx(round(means[b], 4), abs=5e-5)
+    assert difference == pytest.approx(round(means[b] - means[a], 4), abs=1.5e-4)

@@ -108,6 +108,13 @@ def test_placeholder_keeps_names_and_signatures_only():
     assert "raise NotImplementedError" in text
 
 
+def test_placeholder_keeps_imports():
+    text = exercise_build.placeholder("import math\nfrom statistics import fmean as mean\n"
+                                      "x = math.sqrt(mean([1, 3]))")
+    assert text.splitlines() == ["import math", "from statistics import fmean as mean", "",
+                                 "x = ...  # your answer"]
+
+
 @pytest.mark.parametrize("source, problem", [
     ("# BEGIN SOLUTION\nx = 1\n", "never closed"),
     ("x = 1\n# END SOLUTION\n", "without # BEGIN SOLUTION"),
