@@ -147,19 +147,26 @@ def _number(text: str) -> float:
     return float(match[0])
 
 
-def _run_all(page) -> None:
-    """Wait for the notebook, run all its cells, wait until the kernel is idle again."""
+def _run_all(page, path: str) -> None:
+    """Wait for the notebook ``path`` (relative to the server's root), make it the current tab
+    (JupyterLab may restore other tabs of an earlier page), run all its cells, and wait until
+    the kernel is idle again."""
     page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
     page.locator(".jp-Notebook:visible").first.wait_for(timeout=90_000)
+    find = """(path) => [...window.jupyterapp.shell.widgets('main')]
+        .find(w => w.context && w.context.path === path)"""
+    page.wait_for_function(f"(path) => ({find})(path) !== undefined", arg=path, timeout=90_000)
     # Run every cell with the application's own command and wait until the kernel is done:
     # the committed outputs (with their saved widget state) are replaced by live widgets.
     page.evaluate(
-        """async () => {
+        f"""async (path) => {{
             const app = window.jupyterapp;
-            const panel = app.shell.currentWidget;
+            const panel = ({find})(path);
+            app.shell.activateById(panel.id);
             await panel.sessionContext.ready;
             await app.commands.execute('notebook:run-all-cells');
-        }"""
+        }}""",
+        path,
     )
     page.wait_for_function(
         """() => {
@@ -173,11 +180,11 @@ def _run_all(page) -> None:
     )
 
 
-def _run_and_toggle(page, interface: str) -> tuple[float, float, list[int], int]:
+def _run_and_toggle(page, interface: str, path: str) -> tuple[float, float, list[int], int]:
     """Run all cells, click one rank; return (AP before, AP after, judgments after, n)."""
     from playwright.sync_api import expect
 
-    _run_all(page)
+    _run_all(page, path)
     # Locators are looked up afresh at each use, so they always point at the live outputs.
     toggler = page.locator(".widget-vbox", has=page.locator(".widget-toggle-button")).first
     buttons = toggler.locator(".widget-toggle-button")
@@ -223,7 +230,7 @@ def test_toggling_a_rank_updates_ap_in_the_page(jupyter_server, browser, interfa
     page = context.new_page()
     try:
         page.goto(f"{base}/{path.format(nb=notebook)}?token={token}", timeout=90_000)
-        before, after, rels, n_relevant = _run_and_toggle(page, interface)
+        before, after, rels, n_relevant = _run_and_toggle(page, interface, notebook)
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"browser-{interface}-failed.png"))
@@ -250,17 +257,20 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
-        page.goto(f"{base}/lab/tree/{copy.relative_to(served).as_posix()}?token={token}",
-                  timeout=90_000)
-        _run_all(page)
+        notebook = copy.relative_to(served).as_posix()
+        page.goto(f"{base}/lab/tree/{notebook}?token={token}", timeout=90_000)
+        _run_all(page, notebook)
         # JupyterLab renders only the cells in view: bring the widget's cell into view
         page.evaluate(
-            """async () => {
-                const notebook = window.jupyterapp.shell.currentWidget.content;
-                const cell = notebook.widgets.find(
+            """async (path) => {
+                const panel = [...window.jupyterapp.shell.widgets('main')]
+                    .find(w => w.context && w.context.path === path);
+                const cell = panel.content.widgets.find(
                     c => c.model.sharedModel.getSource().includes('CompareSystems('));
-                await notebook.scrollToCell(cell, 'start');
-            }"""
+                if (!cell) throw new Error('no cell makes the CompareSystems widget');
+                await panel.content.scrollToCell(cell, 'start');
+            }""",
+            notebook,
         )
         widget = page.locator(".widget-vbox", has_text="Comparing two systems").first
         menus = widget.locator(".widget-dropdown select")
