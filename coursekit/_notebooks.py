@@ -6,6 +6,7 @@ coursekit.exercises build``; :func:`run_limited` by :mod:`coursekit.grade`.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,7 +37,9 @@ def execute_in_place(path: Path, timeout: int = 300) -> float:
         record_timing=False,
     )
     start = time.perf_counter()
-    client.execute()
+    # the kernel process's own log (a warning about its local TCP transport) is noise here:
+    # what the cells print and raise comes back through the notebook's outputs
+    client.execute(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
     if not _has_widgets(notebook):
         notebook.metadata.pop("widgets", None)
@@ -99,7 +102,6 @@ async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_
     import asyncio
     import os
     import signal
-    import subprocess
 
     import nbformat
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
