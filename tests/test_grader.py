@@ -91,6 +91,16 @@ VARIANTS = {
         "    Path(name).write_text('tampered')", after="q3"), FULL, ""),
     "huge_output": (_variant("for i in range(20000):\n    print('x' * 1000)\n"
                              "print('y' * 30_000_000)", after="q3"), FULL, ""),
+    # the function of q10 reads a global dict: check() passes it, so must the grader
+    "global_dict": (_variant("pass", after="q1", replace={
+        "    b2 = beta * beta\n": "    b2 = SQUARES.get(beta, beta * beta)\n",
+        "def f_measure(": "SQUARES = {1.0: 1.0, 2.0: 4.0}\n\n\ndef f_measure("}), FULL, ""),
+    # ... a global numpy array cannot be carried to the judge: no points for q10, and the
+    # feedback names the variable (check() in the notebook says the same)
+    "global_array": (_variant("pass", after="q1", replace={
+        "    b2 = beta * beta\n": "    b2 = beta * beta * WEIGHT[0]\n",
+        "def f_measure(": "import numpy as np\n\nWEIGHT = np.ones(1)\n\n\ndef f_measure("}),
+        FULL - POINTS["q10"], ""),
     "invalid_json": ('{"cells": [ this is not json', 0.0, "invalid JSON at line 1"),
     "not_a_notebook": ('{"cells": [{"cell_type": "code"}], "metadata": [], "nbformat": 4}', 0.0,
                        "could not run the notebook"),
@@ -168,6 +178,12 @@ def test_hostile_and_broken_submissions(graded, name):
     assert words in row["error"], row["error"]
     if not words:
         assert row["error"] == ""
+
+
+def test_a_global_array_is_named_in_the_feedback(graded):
+    feedback = json.loads((graded["base"] / "out" / "feedback" /
+                           f"{CHAPTER[:2]}-global_array.json").read_text(encoding="utf-8"))
+    assert "global variable 'WEIGHT' (a ndarray)" in feedback["questions"]["q10"]["message"]
 
 
 def test_a_broken_file_still_shows_its_chapter_maximum(graded):
