@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coursekit import grade
+from coursekit.grading import grader as grade
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,20 +39,32 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(args.copies):
                 shutil.copyfile(args.notebook, folder / f"student-{i:03d}.ipynb")
             options = grade.parser().parse_args(
-                [str(folder), "--out", str(Path(tmp) / "out"), "--jobs", str(args.jobs),
-                 "--keys", str(ROOT / "solutions" / "keys")])
+                [
+                    str(folder),
+                    "--out",
+                    str(Path(tmp) / "out"),
+                    "--jobs",
+                    str(args.jobs),
+                    "--keys",
+                    str(ROOT / "solutions" / "keys"),
+                ]
+            )
             start = time.perf_counter()
             grades = grade.grade_folder(folder, Path(tmp) / "out", options)
             elapsed = time.perf_counter() - start
         if any(g.total != g.max or g.error for g in grades):
-            print("not every copy scored full marks:", [(g.submission, g.error) for g in grades
-                                                        if g.total != g.max or g.error])
+            print(
+                "not every copy scored full marks:",
+                [(g.submission, g.error) for g in grades if g.total != g.max or g.error],
+            )
             return 1
         per_submission.append(elapsed / args.copies)
         print(f"{args.copies} submissions in {elapsed:.1f} s: {elapsed / args.copies:.2f} s each")
     median = statistics.median(per_submission)
-    print(f"median: {median:.2f} s per submission with --jobs {args.jobs} "
-          f"({Path(args.notebook).name}); target <= 2 s")
+    print(
+        f"median: {median:.2f} s per submission with --jobs {args.jobs} "
+        f"({Path(args.notebook).name}); target <= 2 s"
+    )
     return 0
 
 

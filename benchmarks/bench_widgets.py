@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 
 import coursekit as ck
-from coursekit import datasets, widgets, widgets_compare
+from coursekit import course
+from coursekit.views import widgets
 
 N_DOCS = 20
 TARGET_MS = 50.0
@@ -75,10 +76,12 @@ def _explorer() -> Callable[[], None]:
 def _compare() -> Callable[[], None]:
     # chapter 08: the course collection's 5 systems x 12 topics, 3 measures; B cycles through
     # the systems other than A (each change: means, gain, 3 paired tests, the bars)
-    collection = datasets.load_collection()
-    compare = widgets_compare.CompareSystems.from_evaluations(
-        {s: ck.evaluate(run, collection.qrels, ["AP", "nDCG@10", "P@5"], missing_as_zero=True)
-         for s, run in collection.runs.items()},
+    collection = course.load_collection()
+    compare = widgets.CompareSystems.from_evaluations(
+        {
+            s: ck.evaluate(run, collection.qrels, ["AP", "nDCG@10", "P@5"], missing_as_zero=True)
+            for s, run in collection.runs.items()
+        },
         a="bm25",
     )
     others = itertools.cycle([s for s in compare.systems if s != "bm25"])

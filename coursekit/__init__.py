@@ -1,10 +1,17 @@
 """coursekit: the measures, data and tools of a course on evaluating information retrieval.
 
-Every number the course shows, checks or grades comes from here. The package is layered:
-pure measures (:mod:`~coursekit.setbased`, :mod:`~coursekit.ranked`, :mod:`~coursekit.graded`,
-:mod:`~coursekit.recall`, :mod:`~coursekit.correlation`, :mod:`~coursekit.comparison`) below
-collections (:mod:`~coursekit.trec`, :mod:`~coursekit.evaluation`) below plots and widgets,
-which are imported only when first used so that ``import coursekit`` stays light.
+Every number the course shows, checks or grades comes from here. The package is layered, each
+layer importing only those below it (see ARCHITECTURE.md):
+
+1. :mod:`coursekit.measures`: one function per measure, pure numpy;
+2. :mod:`coursekit.trec`, :mod:`coursekit.registry`, :mod:`coursekit.evaluation`: runs and
+   qrels as files and DataFrames, measure names, ``evaluate()``;
+3. :mod:`coursekit.course`: the worked examples, the course's collection, its retrieval systems;
+4. :mod:`coursekit.views`: figures, erratum boxes, tables and widgets;
+5. :mod:`coursekit.grading`: exercises, self-check and the batch grader.
+
+Layers 3 to 5 are imported when first used (``ck.course``, ``ck.views``, ``ck.widgets``,
+``ck.plots``), so that ``import coursekit`` stays light.
 
 >>> import coursekit as ck
 >>> ck.average_precision([1, 0, 1], n_relevant=2)
@@ -16,46 +23,55 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .comparison import (
-    TestResult,
-    bootstrap_ci,
-    gain_percent,
-    paired_t_test,
-    randomization_test,
-    wilcoxon_test,
-)
-from .correlation import concordant_pairs, kendall_tau, positions, spearman_rho
 from .evaluation import Evaluation, evaluate
-from .graded import (
+from .measures import (
+    STANDARD_RECALL_LEVELS,
+    Confusion,
+    MorParts,
+    TestResult,
+    accuracy,
+    average_precision,
+    bootstrap_ci,
+    confusion,
     cumulative_gain,
     curve_area,
     dcg,
     dcg_curve,
     discounted_gains,
-    ideal_gains,
-    mean_curve,
-    ndcg,
-    normalised_curve,
-)
-from .ranked import (
-    STANDARD_RECALL_LEVELS,
-    average_precision,
+    e_measure,
+    f_measure,
+    f_prime,
+    gain_percent,
     geometric_mean_average_precision,
+    ideal_gains,
     interpolate_points,
     interpolated_precision,
     judge,
+    kendall_tau,
     mean_average_precision,
+    mean_curve,
     mean_reciprocal_rank,
-    pr_table,
+    mor,
+    mor_ap_bounds,
+    mor_parts,
+    ndcg,
+    normalised_curve,
+    paired_t_test,
+    positions,
+    precision,
     precision_at,
+    pres,
     r_precision,
+    randomization_test,
+    recall,
     recall_at,
     reciprocal_rank,
     rels_from_ranks,
+    rnorm,
+    spearman_rho,
+    wilcoxon_test,
 )
-from .recall import MorParts, f_prime, mor, mor_ap_bounds, mor_parts, pres, rnorm
 from .registry import Measure, known_measures, parse_measure
-from .setbased import Confusion, accuracy, confusion, e_measure, f_measure, precision, recall
 from .trec import (
     as_qrels_frame,
     as_run_frame,
@@ -67,16 +83,24 @@ from .trec import (
     write_qrels,
     write_run,
 )
+from .views.tables import concordant_pairs, pr_table
 
 __version__ = "0.1.0"
 
-# Modules loaded on first use (they import matplotlib or ipywidgets).
-_LAZY = {"plots", "widgets", "widgets_compare", "datasets", "display", "exercises", "grade"}
+# Subpackages and modules loaded on first use (they import matplotlib, ipywidgets or nbformat).
+_LAZY = {
+    "course": ".course",
+    "views": ".views",
+    "grading": ".grading",
+    "plots": ".views.plots",
+    "display": ".views.display",
+    "widgets": ".views.widgets",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        module = importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(_LAZY[name], __name__)
         globals()[name] = module
         return module
     raise AttributeError(f"module 'coursekit' has no attribute {name!r}")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import graded, ranked, recall
+from .measures import graded, ranked
+from .measures import recall_oriented as recall
 
 __all__ = ["Measure", "parse_measure", "known_measures"]
 

@@ -77,8 +77,14 @@ def test_path_given_as_string_is_named_too(tmp_path):
         ("run.txt", "\nq1 Q0 d2 2 NaN bm25\n", 3, "the score 'NaN' is not a finite number"),
         ("run.txt", "q1 Q0 d2 2 -inf bm25\n", 2, "the score '-inf' is not a finite number"),
     ],
-    ids=["non-numeric score", "non-numeric rank", "non-numeric grade", "NaN grade",
-         "NaN score after a blank line", "infinite score"],  # fmt: skip
+    ids=[
+        "non-numeric score",
+        "non-numeric rank",
+        "non-numeric grade",
+        "NaN grade",
+        "NaN score after a blank line",
+        "infinite score",
+    ],  # fmt: skip
 )
 def test_bad_numbers_in_files_name_file_and_line(tmp_path, name, lines, line, message):
     reader, ok = (ck.read_run, RUN_OK) if name == "run.txt" else (ck.read_qrels, QRELS_OK)
@@ -226,13 +232,13 @@ def test_n_relevant_below_relevant_retrieved(function):
 
 @pytest.mark.parametrize("function", N_RELEVANT_FUNCTIONS)
 def test_n_relevant_negative(function):
-    with pytest.raises(ValueError, match="n_relevant must be >= 0, got -1"):
+    with pytest.raises(ValueError, match=r"n_relevant must be an integer \(>= 0\), got -1"):
         N_RELEVANT_FUNCTIONS[function]([0, 0], -1)
 
 
 @pytest.mark.parametrize("function", N_RELEVANT_FUNCTIONS)
 def test_n_relevant_not_an_integer(function):
-    with pytest.raises(TypeError, match="n_relevant .* must be an integer, got float 2.0"):
+    with pytest.raises(TypeError, match="n_relevant must be an integer, got float 2.0"):
         N_RELEVANT_FUNCTIONS[function]([1, 0], 2.0)
 
 
@@ -352,7 +358,7 @@ def test_rankings_of_different_items(function):
 @pytest.mark.parametrize("function", [ck.f_measure, ck.f_prime, ck.e_measure])
 @pytest.mark.parametrize("beta", [0, -1.0, float("inf"), float("nan")])
 def test_beta_not_positive_finite(function, beta):
-    with pytest.raises(ValueError, match="beta must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"beta must be a positive number \(> 0\)"):
         function(0.5, 0.5, beta)
 
 

@@ -278,17 +278,23 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
 
         def cell(name: str):
             return widget.locator("td", has_text=re.compile(f"^{re.escape(name)}$")).first.locator(
-                "xpath=following-sibling::td[1]")
+                "xpath=following-sibling::td[1]"
+            )
 
         cell("mean B").wait_for(timeout=60_000)
         a, measure = menus.nth(0).input_value(), menus.nth(2).input_value()
-        b = next(o for o in menus.nth(1).evaluate("s => [...s.options].map(o => o.value)")
-                 if o not in (a, menus.nth(1).input_value()))
+        b = next(
+            o
+            for o in menus.nth(1).evaluate("s => [...s.options].map(o => o.value)")
+            if o not in (a, menus.nth(1).input_value())
+        )
         before = cell("mean B").inner_text()
         menus.nth(1).select_option(b)
         expect(cell("mean B")).not_to_have_text(before, timeout=30_000)
-        mean_b, difference = _number(cell("mean B").inner_text()), _number(
-            cell("difference of means (B − A)").inner_text())
+        mean_b, difference = (
+            _number(cell("mean B").inner_text()),
+            _number(cell("difference of means (B − A)").inner_text()),
+        )
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "browser-compare.png"), full_page=False)
     except Exception:
@@ -298,8 +304,12 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
     finally:
         context.close()
     # the same numbers from coursekit, independently of the widget: every topic counts
-    collection = ck.datasets.load_collection()
-    means = {s: ck.evaluate(collection.runs[s], collection.qrels, [measure],
-                            missing_as_zero=True).mean[measure] for s in (a, b)}
+    collection = ck.course.load_collection()
+    means = {
+        s: ck.evaluate(collection.runs[s], collection.qrels, [measure], missing_as_zero=True).mean[
+            measure
+        ]
+        for s in (a, b)
+    }
     assert mean_b == pytest.approx(round(means[b], 4), abs=5e-5)
     assert difference == pytest.approx(round(means[b] - means[a], 4), abs=1.5e-4)

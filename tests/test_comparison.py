@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.comparison: relative gain and paired significance tests."""
+"""Unit tests of coursekit: relative gain and paired significance tests."""
 
 from __future__ import annotations
 
@@ -226,5 +226,5 @@ def test_bootstrap_ci_constant_difference_is_a_point():
 
 
 def test_bootstrap_ci_rejects_bad_confidence():
-    with pytest.raises(ValueError, match="confidence must be in"):
+    with pytest.raises(ValueError, match=r"confidence must be a number in \(0, 1\)"):
         ck.bootstrap_ci(A, B, confidence=1.0)

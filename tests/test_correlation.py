@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.correlation: positions, Spearman's rho, Kendall's tau, pair lists."""
+"""Unit tests of coursekit: positions, Spearman's rho, Kendall's tau, pair lists."""
 
 from __future__ import annotations
 

@@ -11,30 +11,30 @@ from fractions import Fraction
 import pytest
 
 import coursekit as ck
-from coursekit import datasets
+from coursekit import course
 
 
 def test_keys_are_unique_and_sources_known():
-    keys = [ex.key for ex in datasets.EXAMPLES]
+    keys = [ex.key for ex in course.EXAMPLES]
     assert len(keys) == len(set(keys))
-    for ex in datasets.EXAMPLES:
-        assert ex.source in datasets.SOURCES
-        assert ex.citation.startswith(datasets.SOURCES[ex.source])
+    for ex in course.EXAMPLES:
+        assert ex.source in course.SOURCES
+        assert ex.citation.startswith(course.SOURCES[ex.source])
         assert ex.description and ex.where
 
 
 def test_unknown_key_lists_the_known_ones():
     with pytest.raises(KeyError, match="slides-ab"):
-        datasets.example("no-such-example")
+        course.example("no-such-example")
 
 
 def test_unknown_source_is_an_error():
     with pytest.raises(ValueError, match="unknown source"):
-        datasets.examples("nowhere")
+        course.examples("nowhere")
 
 
 def test_examples_are_read_only():
-    ex = datasets.example("slides-ab")
+    ex = course.example("slides-ab")
     with pytest.raises(TypeError):
         ex.data["relevant"] = ()  # type: ignore[index]
     with pytest.raises(AttributeError):
@@ -42,11 +42,11 @@ def test_examples_are_read_only():
 
 
 def test_examples_by_source():
-    assert {ex.key for ex in datasets.examples("mor")} >= {"mor-systems", "mor-single"}
+    assert {ex.key for ex in course.examples("mor")} >= {"mor-systems", "mor-single"}
 
 
 def test_systems_a_and_b():
-    ex = datasets.example("slides-ab")
+    ex = course.example("slides-ab")
     relevant = ex.data["relevant"]
     # A returns d5 d1 d6 d2: d1 and d6 relevant -> 2/4; B returns 7, of which d1 d6 d10
     assert ck.precision(ex.data["retrieved"]["A"], relevant) == 2 / 4
@@ -56,7 +56,7 @@ def test_systems_a_and_b():
 
 
 def test_fourteen_document_list_matches_its_marks():
-    ex = datasets.example("slides-14")
+    ex = course.example("slides-14")
     assert len(ex.data["docs"]) == 14
     assert ex.data["docs"][13] == "990"
     assert set(ex.data["relevant_ranks_ap"]) - set(ex.data["relevant_ranks_curve"]) == {14}
@@ -73,7 +73,7 @@ def test_map_ranks_reproduce_every_printed_precision():
         "Q1": (1, 0.5, 0.5, 0.444, 0.455, 0.429),
         "Q2": (0.5, 0.5, 0.429, 0.444, 0.500, 0.462),
     }
-    ex = datasets.example("slides-map")
+    ex = course.example("slides-map")
     for query, ranks in ex.data["relevant_ranks"].items():
         for found, (rank, printed) in enumerate(
             zip(ranks, printed_precisions[query], strict=True), start=1
@@ -82,7 +82,7 @@ def test_map_ranks_reproduce_every_printed_precision():
 
 
 def test_top_of_list_example():
-    ex = datasets.example("slides-top")
+    ex = course.example("slides-top")
     rels = ck.rels_from_ranks(ex.data["relevant_ranks"], len(ex.data["docs"]))
     assert ck.precision_at(rels, 5) == 2 / 5  # relevant at 3, 5
     assert ck.r_precision(rels, ex.data["n_relevant"]) == 3 / 8  # 3, 5, 6 within 8
@@ -90,7 +90,7 @@ def test_top_of_list_example():
 
 
 def test_dcg_example_grades_and_jarvelin_dcg():
-    ex = datasets.example("slides-dcg")
+    ex = course.example("slides-dcg")
     g = ex.data["grades"]
     import math
 
@@ -99,28 +99,28 @@ def test_dcg_example_grades_and_jarvelin_dcg():
 
 
 def test_pyterrier_run_order():
-    ex = datasets.example("pyterrier")
+    ex = course.example("pyterrier")
     # q1 by score: d3 (1.5), d1 (1.0), d2 (-0.1): the relevant d2 is third -> AP 1/3
     result = ck.evaluate(ex.data["run"], ex.data["qrels"], ["AP"])
     assert result.table().loc["q1", "AP"] == pytest.approx(1 / 3)
 
 
 def test_labatut_confusion_counts():
-    ex = datasets.example("labatut-confusion")
+    ex = course.example("labatut-confusion")
     relevant = set(ex.data["relevant_retrieved"]) | {f"unretrieved{i}" for i in range(14)}
     cells = ck.confusion(ex.data["retrieved"], relevant, ex.data["n_docs"])
     assert (cells.tp, cells.fp, cells.fn, cells.tn) == (6, 4, 14, 76)
 
 
 def test_labatut_ranked_orderings_have_nine_relevant_in_twenty():
-    ex = datasets.example("labatut-ranked")
+    ex = course.example("labatut-ranked")
     for ranks in ex.data["relevant_ranks"].values():
         assert len(ranks) == ex.data["n_relevant"] == 9
         assert max(ranks) <= ex.data["length"] == 20
 
 
 def test_mor_systems_average_precision_of_system_2():
-    ex = datasets.example("mor-systems")
+    ex = course.example("mor-systems")
     ranks = ex.data["relevant_ranks"][2]
     rels = ck.rels_from_ranks(ranks, ex.data["n_max"])
     hand = (Fraction(1, 50) + Fraction(2, 51) + Fraction(3, 53) + Fraction(4, 54)) / 4

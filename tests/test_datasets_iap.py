@@ -10,9 +10,9 @@ from fractions import Fraction as F
 import pytest
 
 import coursekit as ck
-from coursekit import datasets
+from coursekit import course
 
-EX = datasets.example("labatut-iap")
+EX = course.example("labatut-iap")
 
 # Interpolated precision at 0.0, 0.1, ..., 1.0, by hand from the trusted relevant ranks:
 # the best precision at or after the first rank whose recall reaches the level.

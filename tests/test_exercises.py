@@ -12,8 +12,18 @@ import nbformat
 import numpy as np
 import pytest
 
-from coursekit import exercise_build, exercises
-from coursekit.exercises import Choice, Function, Value, check, judge_value
+from coursekit.grading import (
+    Choice,
+    Function,
+    Value,
+    check,
+    judge_value,
+    judging,
+    portable,
+    questions,
+    selfcheck,
+)
+from coursekit.grading import build as exercise_build
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -28,7 +38,8 @@ def test_every_chapter_has_a_solution_a_key_and_an_exercise():
     assert SOLUTIONS, "no solution notebook"
     assert [p.stem for p in SOLUTIONS] == [p.stem for p in KEYS]
     assert [p.name for p in SOLUTIONS] == sorted(
-        p.name for p in (ROOT / "exercises").glob("*.ipynb"))
+        p.name for p in (ROOT / "exercises").glob("*.ipynb")
+    )
     chapters = {p.stem[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")} - {"00"}
     assert chapters <= {p.stem[:2] for p in SOLUTIONS}
 
@@ -47,10 +58,11 @@ def test_exercise_notebook_is_up_to_date(path):
 
 
 def test_checks_json_is_up_to_date():
-    committed = json.loads(exercises.CHECKS_PATH.read_text(encoding="utf-8"))
+    committed = json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))
     assert committed == exercise_build.checks_data(ROOT), (
         "coursekit/data/exercises/checks.json is out of date: run "
-        "`python -m coursekit.exercises build`")
+        "`python -m coursekit.exercises build`"
+    )
 
 
 @pytest.mark.parametrize("path", KEYS, ids=[p.stem for p in KEYS])
@@ -81,7 +93,7 @@ def _clear_values(questions) -> list[str]:
 def test_expected_values_are_not_stored_in_clear(path):
     texts = _clear_values(exercise_build.load_key(path))
     exercise = (ROOT / "exercises" / f"{path.stem}.ipynb").read_text(encoding="utf-8")
-    checks = exercises.CHECKS_PATH.read_text(encoding="utf-8")
+    checks = questions.CHECKS_PATH.read_text(encoding="utf-8")
     for text in texts:
         assert text not in exercise and text not in checks, text
 
@@ -92,7 +104,8 @@ def test_no_solution_left_in_the_exercise(path):
     for cell in exercise.cells:
         assert "SOLUTION" not in cell.source
         assert not cell.get("outputs") or all(
-            "passed" not in "".join(o.get("text", "")) for o in cell.outputs)
+            "passed" not in "".join(o.get("text", "")) for o in cell.outputs
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -100,8 +113,7 @@ def test_no_solution_left_in_the_exercise(path):
 
 
 def test_placeholder_keeps_names_and_signatures_only():
-    block = ("p = 3 / 4\ndef ap(rels, n):\n    'AP.'\n    return 1.0\n"
-             "for i in range(3):\n    p += i")
+    block = "p = 3 / 4\ndef ap(rels, n):\n    'AP.'\n    return 1.0\nfor i in range(3):\n    p += i"
     text = exercise_build.placeholder(block)
     assert "3 / 4" not in text and "return 1.0" not in text and "range" not in text
     assert text.startswith("p = ...") and "def ap(rels, n):" in text
@@ -109,17 +121,25 @@ def test_placeholder_keeps_names_and_signatures_only():
 
 
 def test_placeholder_keeps_imports():
-    text = exercise_build.placeholder("import math\nfrom statistics import fmean as mean\n"
-                                      "x = math.sqrt(mean([1, 3]))")
-    assert text.splitlines() == ["import math", "from statistics import fmean as mean", "",
-                                 "x = ...  # your answer"]
+    text = exercise_build.placeholder(
+        "import math\nfrom statistics import fmean as mean\nx = math.sqrt(mean([1, 3]))"
+    )
+    assert text.splitlines() == [
+        "import math",
+        "from statistics import fmean as mean",
+        "",
+        "x = ...  # your answer",
+    ]
 
 
-@pytest.mark.parametrize("source, problem", [
-    ("# BEGIN SOLUTION\nx = 1\n", "never closed"),
-    ("x = 1\n# END SOLUTION\n", "without # BEGIN SOLUTION"),
-    ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION", "inside another"),
-])
+@pytest.mark.parametrize(
+    "source, problem",
+    [
+        ("# BEGIN SOLUTION\nx = 1\n", "never closed"),
+        ("x = 1\n# END SOLUTION\n", "without # BEGIN SOLUTION"),
+        ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION", "inside another"),
+    ],
+)
 def test_unbalanced_markers_name_the_cell_and_line(source, problem):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     with pytest.raises(ValueError, match=problem) as error:
@@ -129,7 +149,8 @@ def test_unbalanced_markers_name_the_cell_and_line(source, problem):
 
 def test_markdown_answers_are_replaced():
     cell = nbformat.v4.new_markdown_cell(
-        "Why?\n\n<!-- BEGIN SOLUTION -->\nBecause.\n<!-- END SOLUTION -->")
+        "Why?\n\n<!-- BEGIN SOLUTION -->\nBecause.\n<!-- END SOLUTION -->"
+    )
     notebook = nbformat.v4.new_notebook(cells=[cell])
     text = exercise_build.exercise_notebook(notebook, "demo.ipynb").cells[0].source
     assert "Because" not in text and exercise_build.MD_PLACEHOLDER in text
@@ -145,33 +166,36 @@ IDS = Value("q", ["d3", "d1", "d2"]).public("test")
 CHOICE = Choice("q", "c", options="abc").public("test")
 
 
-@pytest.mark.parametrize("spec, answer, message", [
-    (SPEC, 5 / 6, "q: passed"),
-    (SPEC, 0.8333, "q: passed"),
-    (SPEC, 0.83333333, "q: passed"),
-    (SPEC, 0.833, "right to 3 decimals only"),
-    (SPEC, 0.83, "right to 2 decimals only"),
-    (SPEC, 0.8, "q: not right yet (hint: h)"),
-    (SPEC, 1.2, "out of range: the answer lies between 0 and 1"),
-    (SPEC, float("nan"), "nan (not a number)"),
-    (SPEC, "0.8333", "expected a number, got str"),
-    (SPEC, True, "expected a number, got bool"),
-    (SPEC, ..., "not answered yet"),
-    (LIST, [0.5, 2 / 3, 0.75], "q: passed"),
-    (LIST, (0.5, 0.6667, 0.75), "q: passed"),
-    (LIST, [0.5, 0.6667], "expected a list of 3 elements, got 2"),
-    (LIST, [0.5, 0.6, 0.75], "element 1 (0.6) is not right"),
-    (LIST, [0.5, 0.67, 0.75], "right to 2 decimals only"),
-    (LIST, "0.5", "expected a list of numbers, got str"),
-    (LIST, [0.5, "x", 0.75], "element 1 should be a number, got str"),
-    (IDS, ["d3", "d1", "d2"], "q: passed"),
-    (IDS, ["d3", "d2", "d1"], "element 1 ('d2') is not right"),
-    (CHOICE, "c", "q: passed"),
-    (CHOICE, " C ", "q: passed"),
-    (CHOICE, "b", "q: not this one"),
-    (CHOICE, "e", "answer one of 'a', 'b', 'c', got 'e'"),
-    (CHOICE, 3, "expected one letter as a string, got int"),
-])
+@pytest.mark.parametrize(
+    "spec, answer, message",
+    [
+        (SPEC, 5 / 6, "q: passed"),
+        (SPEC, 0.8333, "q: passed"),
+        (SPEC, 0.83333333, "q: passed"),
+        (SPEC, 0.833, "right to 3 decimals only"),
+        (SPEC, 0.83, "right to 2 decimals only"),
+        (SPEC, 0.8, "q: not right yet (hint: h)"),
+        (SPEC, 1.2, "out of range: the answer lies between 0 and 1"),
+        (SPEC, float("nan"), "nan (not a number)"),
+        (SPEC, "0.8333", "expected a number, got str"),
+        (SPEC, True, "expected a number, got bool"),
+        (SPEC, ..., "not answered yet"),
+        (LIST, [0.5, 2 / 3, 0.75], "q: passed"),
+        (LIST, (0.5, 0.6667, 0.75), "q: passed"),
+        (LIST, [0.5, 0.6667], "expected a list of 3 elements, got 2"),
+        (LIST, [0.5, 0.6, 0.75], "element 1 (0.6) is not right"),
+        (LIST, [0.5, 0.67, 0.75], "right to 2 decimals only"),
+        (LIST, "0.5", "expected a list of numbers, got str"),
+        (LIST, [0.5, "x", 0.75], "element 1 should be a number, got str"),
+        (IDS, ["d3", "d1", "d2"], "q: passed"),
+        (IDS, ["d3", "d2", "d1"], "element 1 ('d2') is not right"),
+        (CHOICE, "c", "q: passed"),
+        (CHOICE, " C ", "q: passed"),
+        (CHOICE, "b", "q: not this one"),
+        (CHOICE, "e", "answer one of 'a', 'b', 'c', got 'e'"),
+        (CHOICE, 3, "expected one letter as a string, got int"),
+    ],
+)
 def test_judge_value_messages(spec, answer, message):
     assert message in judge_value(spec, answer)
 
@@ -206,10 +230,16 @@ def test_rounding_boundary_counts_its_neighbour():
 # --------------------------------------------------------------------------------------------
 # Judging functions: tried on inputs, compared with coursekit
 
-FUNC = Function("q", name="ap", reference="coursekit.ranked:average_precision",
-                cases=[("two relevant", [[1, 0, 1], 2]),
-                       ("edge case: no relevant document", [[0, 0], 0]),
-                       ("edge case: empty ranking", [[], 3])]).public("test")
+FUNC = Function(
+    "q",
+    name="ap",
+    reference="coursekit:average_precision",
+    cases=[
+        ("two relevant", [[1, 0, 1], 2]),
+        ("edge case: no relevant document", [[0, 0], 0]),
+        ("edge case: empty ranking", [[], 3]),
+    ],
+).public("test")
 
 
 def ap_right(rels, n_relevant):
@@ -241,25 +271,30 @@ def ap_not_written(rels, n_relevant):
 
 
 def ap_with_coursekit(rels, n_relevant):
-    return exercises.reference_function("coursekit.ranked:average_precision")(rels, n_relevant)
+    return judging.reference_function("coursekit:average_precision")(rels, n_relevant)
 
 
 def test_judge_function_passes_a_right_function():
     # (1/1 + 2/3) / 2 = 0.8333 on the first case, 0 on both edge cases
-    assert exercises.judge_function_here(FUNC, ap_right) == "q: passed"
+    assert judging.judge_function_here(FUNC, ap_right) == "q: passed"
 
 
-@pytest.mark.parametrize("func, message", [
-    (ap_divides_by_zero, "on the case 'edge case: no relevant document' your function raised "
-                         "ZeroDivisionError"),
-    (ap_wrong, "wrong on the case 'two relevant': your function returned 0.666"),
-    (ap_not_written, "not answered yet"),
-    (ap_with_coursekit, "write it without coursekit"),
-    (42, "expected the function ap itself, got int"),
-    (..., "not answered yet"),
-])
+@pytest.mark.parametrize(
+    "func, message",
+    [
+        (
+            ap_divides_by_zero,
+            "on the case 'edge case: no relevant document' your function raised ZeroDivisionError",
+        ),
+        (ap_wrong, "wrong on the case 'two relevant': your function returned 0.666"),
+        (ap_not_written, "not answered yet"),
+        (ap_with_coursekit, "write it without coursekit"),
+        (42, "expected the function ap itself, got int"),
+        (..., "not answered yet"),
+    ],
+)
 def test_judge_function_says_what_is_wrong(func, message):
-    assert message in exercises.judge_function_here(FUNC, func)
+    assert message in judging.judge_function_here(FUNC, func)
 
 
 def _helper_square(x):
@@ -271,7 +306,7 @@ def uses_a_helper(values):
 
 
 def test_function_source_is_self_contained():
-    source = exercises.function_source(uses_a_helper)
+    source = portable.function_source(uses_a_helper)
     assert "import math as math" in source and "def _helper_square" in source
     namespace: dict = {}
     exec(source, namespace)
@@ -304,8 +339,8 @@ def ap_reads_attribute_named_like_a_global(rels, n_relevant):
 
 def test_a_function_reading_a_global_dict_passes_here_and_in_the_grader():
     # the self-check judges the copy the grader will run: both must see GRADES_SEEN
-    assert exercises.judge_function_here(FUNC, ap_reads_global_dict) == "q: passed"
-    source = exercises.function_source(ap_reads_global_dict)
+    assert judging.judge_function_here(FUNC, ap_reads_global_dict) == "q: passed"
+    source = portable.function_source(ap_reads_global_dict)
     assert "GRADES_SEEN = {'relevant': [1, 2], 'cut': 3}" in source
     namespace: dict = {}
     exec(source, namespace)
@@ -314,21 +349,20 @@ def test_a_function_reading_a_global_dict_passes_here_and_in_the_grader():
 
 
 def test_a_function_reading_a_global_array_is_refused_with_its_name():
-    message = exercises.judge_function_here(FUNC, ap_reads_global_array)
+    message = judging.judge_function_here(FUNC, ap_reads_global_array)
     assert message.startswith("q: your function reads the global variable 'WEIGHTS' (a ndarray)")
     with pytest.raises(ValueError, match="'WEIGHTS'"):
-        exercises.function_source(ap_reads_global_array)
+        portable.function_source(ap_reads_global_array)
 
 
 def test_an_attribute_is_not_mistaken_for_a_global():
     # `np.asarray(rels).size` reads the attribute size, not the global array `size`
-    assert exercises.judge_function_here(FUNC, ap_reads_attribute_named_like_a_global) == \
-        "q: passed"
+    assert judging.judge_function_here(FUNC, ap_reads_attribute_named_like_a_global) == "q: passed"
 
 
 def test_a_lambda_is_refused_with_a_sentence():
     ap_lambda = lambda rels, n_relevant: ap_right(rels, n_relevant)  # noqa: E731
-    assert "define it with def" in exercises.judge_function_here(FUNC, ap_lambda)
+    assert "define it with def" in judging.judge_function_here(FUNC, ap_lambda)
 
 
 # --------------------------------------------------------------------------------------------
@@ -336,7 +370,7 @@ def test_a_lambda_is_refused_with_a_sentence():
 
 
 def test_check_prints_one_line(capsys):
-    exercises.start("01_precision_recall")
+    selfcheck.start("01_precision_recall")
     capsys.readouterr()
     # 10 retrieved, 5 of them among the 8 relevant (d02 d05 d07 d13 d23): P = 5/10, R = 5/8
     check("q2", 0.5)
@@ -352,14 +386,14 @@ def test_check_names_unknown_questions_and_chapters():
     with pytest.raises(ValueError, match="unknown question 'q99' in chapter 01"):
         check("q99", 1, chapter="01_precision_recall")
     with pytest.raises(ValueError, match="unknown chapter '42_nothing'"):
-        exercises.start("42_nothing")
+        selfcheck.start("42_nothing")
 
 
 def test_check_records_answers_only_when_grading(tmp_path, monkeypatch, capsys):
     log = tmp_path / "answers.jsonl"
     check("q2", 0.5, chapter="01_precision_recall")
     assert not log.exists()
-    monkeypatch.setenv(exercises.ANSWER_LOG, str(log))
+    monkeypatch.setenv(questions.ANSWER_LOG, str(log))
     check("q2", 0.5, chapter="01_precision_recall")
     check("q10", ap_right, chapter="01_precision_recall")
     entries = [json.loads(line) for line in log.read_text().splitlines()]

@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.graded: cumulated gain, the three DCG variants and nDCG."""
+"""Unit tests of coursekit: cumulated gain, the three DCG variants and nDCG."""
 
 from __future__ import annotations
 

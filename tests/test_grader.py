@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursekit import grade
+from coursekit.grading import grader as grade
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -65,45 +65,94 @@ VARIANTS = {
     "exception": (_variant("1 / 0", after="q3"), FULL, "ZeroDivisionError"),
     "sys_exit": (_variant("import sys\nsys.exit(3)", after="q2"), FULL, "SystemExit"),
     "os_exit": (_variant("import os\nos._exit(0)", after="q2"), UP_TO_Q2, "kernel died"),
-    "crash": (_variant("import ctypes\nctypes.string_at(0)", after="q2"), UP_TO_Q2,
-              "kernel died"),
+    "crash": (_variant("import ctypes\nctypes.string_at(0)", after="q2"), UP_TO_Q2, "kernel died"),
     # grows until the kernel's memory limit (np.empty: quick, it does not touch the pages)
-    "memory_hog": (_variant("import numpy as np\nhog = []\nwhile True:\n"
-                            "    hog.append(np.empty(10**8))", after="q3"), FULL, "MemoryError"),
+    "memory_hog": (
+        _variant(
+            "import numpy as np\nhog = []\nwhile True:\n    hog.append(np.empty(10**8))", after="q3"
+        ),
+        FULL,
+        "MemoryError",
+    ),
     # q2 answered with a patched ck.precision, q3 onwards judged by a fake check that
     # records nothing; and a fake entry written straight into the answer log
-    "monkeypatch": (_variant(
-        "import os\nimport coursekit as ck\nimport coursekit.exercises as ex\n"
-        "ck.precision = lambda *args: 0.999\n"
-        "ex.judge_value = lambda spec, answer: spec['qid'] + ': passed'\n"
-        "def check(qid, answer):\n    print(qid + ': passed')\n"
-        "with open(os.environ['COURSEKIT_ANSWER_LOG'], 'a') as log:\n"
-        "    log.write('{\"chapter\": \"01_precision_recall\", \"qid\": \"q1\", "
-        "\"value\": [1, 1, 1, 37], \"points\": 99}\\n')",
-        after="q1"), 0.0, ""),
-    "fake_score": (_variant("print('Score: 11 / 11, all passed')\nprint('q1: passed')",
-                            after="q1", replace={"lazy_accuracy = (n_docs - len(relevant))":
-                                                 "lazy_accuracy = (n_docs - 1 - len(relevant))"}),
-                   FULL - POINTS["q7"], ""),
-    "writes_files": (_variant(
-        "from pathlib import Path\n"
-        "for name in ('grades.csv', 'submission.ipynb', 'answers.jsonl', '../result.json'):\n"
-        "    Path(name).write_text('tampered')", after="q3"), FULL, ""),
-    "huge_output": (_variant("for i in range(20000):\n    print('x' * 1000)\n"
-                             "print('y' * 30_000_000)", after="q3"), FULL, ""),
+    "monkeypatch": (
+        _variant(
+            "import os\nimport coursekit as ck\nimport coursekit.exercises as ex\n"
+            "ck.precision = lambda *args: 0.999\n"
+            "ex.judge_value = lambda spec, answer: spec['qid'] + ': passed'\n"
+            "def check(qid, answer):\n    print(qid + ': passed')\n"
+            "with open(os.environ['COURSEKIT_ANSWER_LOG'], 'a') as log:\n"
+            '    log.write(\'{"chapter": "01_precision_recall", "qid": "q1", '
+            '"value": [1, 1, 1, 37], "points": 99}\\n\')',
+            after="q1",
+        ),
+        0.0,
+        "",
+    ),
+    "fake_score": (
+        _variant(
+            "print('Score: 11 / 11, all passed')\nprint('q1: passed')",
+            after="q1",
+            replace={
+                "lazy_accuracy = (n_docs - len(relevant))": (
+                    "lazy_accuracy = (n_docs - 1 - len(relevant))"
+                )
+            },
+        ),
+        FULL - POINTS["q7"],
+        "",
+    ),
+    "writes_files": (
+        _variant(
+            "from pathlib import Path\n"
+            "for name in ('grades.csv', 'submission.ipynb', 'answers.jsonl', '../result.json'):\n"
+            "    Path(name).write_text('tampered')",
+            after="q3",
+        ),
+        FULL,
+        "",
+    ),
+    "huge_output": (
+        _variant(
+            "for i in range(20000):\n    print('x' * 1000)\nprint('y' * 30_000_000)", after="q3"
+        ),
+        FULL,
+        "",
+    ),
     # the function of q10 reads a global dict: check() passes it, so must the grader
-    "global_dict": (_variant("pass", after="q1", replace={
-        "    b2 = beta * beta\n": "    b2 = SQUARES.get(beta, beta * beta)\n",
-        "def f_measure(": "SQUARES = {1.0: 1.0, 2.0: 4.0}\n\n\ndef f_measure("}), FULL, ""),
+    "global_dict": (
+        _variant(
+            "pass",
+            after="q1",
+            replace={
+                "    b2 = beta * beta\n": "    b2 = SQUARES.get(beta, beta * beta)\n",
+                "def f_measure(": "SQUARES = {1.0: 1.0, 2.0: 4.0}\n\n\ndef f_measure(",
+            },
+        ),
+        FULL,
+        "",
+    ),
     # ... a global numpy array cannot be carried to the judge: no points for q10, and the
     # feedback names the variable (check() in the notebook says the same)
-    "global_array": (_variant("pass", after="q1", replace={
-        "    b2 = beta * beta\n": "    b2 = beta * beta * WEIGHT[0]\n",
-        "def f_measure(": "import numpy as np\n\nWEIGHT = np.ones(1)\n\n\ndef f_measure("}),
-        FULL - POINTS["q10"], ""),
+    "global_array": (
+        _variant(
+            "pass",
+            after="q1",
+            replace={
+                "    b2 = beta * beta\n": "    b2 = beta * beta * WEIGHT[0]\n",
+                "def f_measure(": "import numpy as np\n\nWEIGHT = np.ones(1)\n\n\ndef f_measure(",
+            },
+        ),
+        FULL - POINTS["q10"],
+        "",
+    ),
     "invalid_json": ('{"cells": [ this is not json', 0.0, "invalid JSON at line 1"),
-    "not_a_notebook": ('{"cells": [{"cell_type": "code"}], "metadata": [], "nbformat": 4}', 0.0,
-                       "could not run the notebook"),
+    "not_a_notebook": (
+        '{"cells": [{"cell_type": "code"}], "metadata": [], "nbformat": 4}',
+        0.0,
+        "could not run the notebook",
+    ),
     "unknown_kernel": (None, 0.0, "unknown kernel 'ir'"),
 }
 
@@ -116,8 +165,7 @@ def _write_submissions(folder: Path) -> None:
         target = folder / f"{CHAPTER[:2]}-{name}.ipynb"
         if name == "unknown_kernel":
             content = _solution()
-            content.metadata["kernelspec"] = {"name": "ir", "language": "R",
-                                              "display_name": "R"}
+            content.metadata["kernelspec"] = {"name": "ir", "language": "R", "display_name": "R"}
         if isinstance(content, str):
             target.write_text(content, encoding="utf-8")
         else:
@@ -125,16 +173,38 @@ def _write_submissions(folder: Path) -> None:
 
 
 def _digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _grade(submissions: Path, out: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "coursekit.grade", str(submissions), "--out", str(out),
-         "--jobs", "2", "--cell-timeout", str(CELL_TIMEOUT), "--timeout", "60",
-         "--memory", "2048", "--keys", str(ROOT / "solutions" / "keys")],
-        capture_output=True, text=True, timeout=600, cwd=submissions.parent)
+        [
+            sys.executable,
+            "-m",
+            "coursekit.grade",
+            str(submissions),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--cell-timeout",
+            str(CELL_TIMEOUT),
+            "--timeout",
+            "60",
+            "--memory",
+            "2048",
+            "--keys",
+            str(ROOT / "solutions" / "keys"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=submissions.parent,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -153,8 +223,14 @@ def graded(tmp_path_factory):
 
     with open(base / "out" / "grades.csv", encoding="utf-8") as f:
         rows = {row["submission"]: row for row in csv.DictReader(f)}
-    return {"rows": rows, "base": base, "before": before, "after": _digest(submissions),
-            "snapshot": snapshot, "again": _digest(base / "out")}
+    return {
+        "rows": rows,
+        "base": base,
+        "before": before,
+        "after": _digest(submissions),
+        "snapshot": snapshot,
+        "again": _digest(base / "out"),
+    }
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
@@ -181,8 +257,11 @@ def test_hostile_and_broken_submissions(graded, name):
 
 
 def test_a_global_array_is_named_in_the_feedback(graded):
-    feedback = json.loads((graded["base"] / "out" / "feedback" /
-                           f"{CHAPTER[:2]}-global_array.json").read_text(encoding="utf-8"))
+    feedback = json.loads(
+        (graded["base"] / "out" / "feedback" / f"{CHAPTER[:2]}-global_array.json").read_text(
+            encoding="utf-8"
+        )
+    )
     assert "global variable 'WEIGHT' (a ndarray)" in feedback["questions"]["q10"]["message"]
 
 
@@ -195,7 +274,8 @@ def test_points_before_the_failure_are_per_question(graded):
     row = graded["rows"][f"{CHAPTER[:2]}-loop"]
     # several chapters in one folder: the columns are named chapter:question
     assert [row[f"{CHAPTER}:{q}"] for q in QIDS] == [
-        f"{POINTS[q]:g}" if q in ("q1", "q2", "q3") else "0" for q in QIDS]
+        f"{POINTS[q]:g}" if q in ("q1", "q2", "q3") else "0" for q in QIDS
+    ]
 
 
 def test_submissions_are_never_modified(graded):
@@ -208,8 +288,11 @@ def test_running_again_gives_the_same_files(graded):
 
 
 def test_feedback_names_the_problem_but_not_the_value(graded):
-    feedback = json.loads((graded["base"] / "out" / "feedback" /
-                           f"{CHAPTER[:2]}-fake_score.json").read_text(encoding="utf-8"))
+    feedback = json.loads(
+        (graded["base"] / "out" / "feedback" / f"{CHAPTER[:2]}-fake_score.json").read_text(
+            encoding="utf-8"
+        )
+    )
     message = feedback["questions"]["q7"]["message"]
     assert message.startswith("q7: not right yet")
     # the expected accuracy of the empty answer: (40 - 8) / 40, derived by hand
@@ -234,27 +317,51 @@ def test_bad_command_lines_say_what_is_wrong(tmp_path):
     missing = _grade(tmp_path / "nowhere", tmp_path / "out")
     assert missing.returncode == 2 and "is not a folder" in missing.stderr
     (tmp_path / "subs").mkdir()
-    inside = subprocess.run([sys.executable, "-m", "coursekit.grade", str(tmp_path / "subs"),
-                             "--out", str(tmp_path / "subs" / "out")],
-                            capture_output=True, text=True, cwd=ROOT)
+    inside = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "coursekit.grade",
+            str(tmp_path / "subs"),
+            "--out",
+            str(tmp_path / "subs" / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert inside.returncode == 2 and "must not be inside" in inside.stderr
-    keys = subprocess.run([sys.executable, "-m", "coursekit.grade", str(tmp_path / "subs"),
-                           "--out", str(tmp_path / "out"), "--keys", str(tmp_path)],
-                          capture_output=True, text=True, cwd=ROOT)
+    keys = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "coursekit.grade",
+            str(tmp_path / "subs"),
+            "--out",
+            str(tmp_path / "out"),
+            "--keys",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert keys.returncode == 2 and "no answer key" in keys.stderr
 
 
 def test_the_whole_notebook_limit_stops_a_slow_notebook(tmp_path):
     import asyncio
 
-    from coursekit._notebooks import run_limited
+    from coursekit.grading.notebooks import run_limited
 
     # three cells of 2 s each: every cell is under the 4 s cell limit, the whole is over 3 s
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("import time\ntime.sleep(2)") for _ in range(3)])
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("import time\ntime.sleep(2)") for _ in range(3)]
+    )
     path = tmp_path / "slow.ipynb"
     nbformat.write(notebook, path)
-    error, cell_errors = asyncio.run(run_limited(path, {}, cell_seconds=4, total_seconds=3,
-                                                 memory_mb=2048))
+    error, cell_errors = asyncio.run(
+        run_limited(path, {}, cell_seconds=4, total_seconds=3, memory_mb=2048)
+    )
     assert "ran longer than its limit of 3 s (stopped in cell" in error
     assert cell_errors == []

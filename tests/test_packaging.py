@@ -15,7 +15,14 @@ import pytest
 import coursekit
 
 ROOT = Path(__file__).resolve().parent.parent
-MEASURE_MODULES = ["setbased", "ranked", "graded", "recall", "correlation", "comparison"]
+MEASURE_MODULES = [
+    "measures.setbased",
+    "measures.ranked",
+    "measures.graded",
+    "measures.recall_oriented",
+    "measures.correlation",
+    "measures.significance",
+]
 # Entries of environment.yml that are not dependencies of the package.
 NOT_DEPENDENCIES = {"python", "pip"}
 

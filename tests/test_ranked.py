@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.ranked: binary-relevance measures of a ranked list."""
+"""Unit tests of coursekit: binary-relevance measures of a ranked list."""
 
 from __future__ import annotations
 

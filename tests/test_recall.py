@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.recall: F', Rnorm, PRES and MOR (hand-derived from the docstrings)."""
+"""Unit tests of coursekit: F', Rnorm, PRES and MOR (hand-derived from the docstrings)."""
 
 from __future__ import annotations
 

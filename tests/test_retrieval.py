@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from coursekit import retrieval as r
+from coursekit.course import retrieval as r
 
 DOCS = ["river flood river", "flood dam", "lake"]
 

@@ -1,4 +1,4 @@
-"""Unit tests of coursekit.setbased: confusion, precision, recall, accuracy, F and E."""
+"""Unit tests of coursekit: confusion, precision, recall, accuracy, F and E."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_f_measure_perfect():
 
 
 def test_f_measure_rejects_precision_outside_unit_interval():
-    with pytest.raises(ValueError, match="precision must be in"):
+    with pytest.raises(ValueError, match=r"precision must be a number in \[0, 1\]"):
         ck.f_measure(1.5, 0.5)
 
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import coursekit as ck
-from coursekit import widgets
+from coursekit.views import widgets
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -20,9 +20,7 @@ def pixels(png: bytes) -> np.ndarray:
 
 
 def readout_numbers(text: str) -> dict[str, float]:
-    return {
-        name: float(value) for name, value in (line.split(" = ") for line in text.splitlines())
-    }
+    return {name: float(value) for name, value in (line.split(" = ") for line in text.splitlines())}
 
 
 # --- set-based explorer (chapter 01) ------------------------------------------------------------
@@ -66,9 +64,7 @@ def test_relevance_toggler_readout_after_a_toggle():
     assert toggler.values["R-precision"] == pytest.approx(3 / 4)
     assert toggler.values["RR"] == 1.0
     assert toggler.values["AP"] == pytest.approx(ck.average_precision(toggler.rels, 4))
-    assert readout_numbers(toggler.readout())["AP"] == pytest.approx(
-        round(toggler.values["AP"], 4)
-    )
+    assert readout_numbers(toggler.readout())["AP"] == pytest.approx(round(toggler.values["AP"], 4))
 
 
 def test_relevance_toggler_raises_n_relevant_to_what_is_found():

@@ -18,8 +18,8 @@ from PIL import Image
 from scipy import stats
 
 import coursekit as ck
-from coursekit import datasets
-from coursekit.widgets_compare import CompareSystems
+from coursekit import course
+from coursekit.views.widgets import CompareSystems
 
 QUERIES = ["q1", "q2", "q3", "q4", "q5", "q6"]
 # AP and P@5 of three systems on six queries; "new" beats "base" on q1, q2, q4, q6, loses on
@@ -110,7 +110,7 @@ def test_differences_are_b_minus_a():
 
 
 def test_on_the_course_collection():
-    collection = datasets.load_collection()
+    collection = course.load_collection()
     measures = ["AP", "nDCG@10"]
     evaluations = {
         s: ck.evaluate(collection.runs[s], collection.qrels, measures, missing_as_zero=True)
@@ -251,7 +251,7 @@ def test_missing_scores_and_other_bad_tables():
 
 
 def test_evaluations_over_different_queries():
-    collection = datasets.load_collection()
+    collection = course.load_collection()
     evaluations = {  # without missing_as_zero the Boolean run keeps only the topics it answers
         s: ck.evaluate(collection.runs[s], collection.qrels, ["AP"]) for s in ("bm25", "bool_and")
     }

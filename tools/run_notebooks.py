@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from coursekit._notebooks import execute_in_place
+from coursekit.grading.notebooks import execute_in_place
 
 ROOT = Path(__file__).resolve().parents[1]
 

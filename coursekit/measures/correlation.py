@@ -16,13 +16,11 @@ concordant pair / paire concordante / coppia concorde.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-__all__ = ["positions", "spearman_rho", "kendall_tau", "concordant_pairs"]
+__all__ = ["aligned", "positions", "spearman_rho", "kendall_tau"]
 
 
 def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
@@ -39,6 +37,7 @@ def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
         if not np.all(np.isfinite(values)):
             raise ValueError("the scores of a ranking must be finite numbers")
         from scipy import stats  # on first use: import coursekit stays light
+
         ranks = stats.rankdata(-values, method="average")
         return {item: float(r) for item, r in zip(items, ranks, strict=True)}
     if isinstance(ranking, (str, bytes)) or not isinstance(ranking, Sequence):
@@ -57,7 +56,12 @@ def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
     return result
 
 
-def _aligned(a: Any, b: Any) -> tuple[list, np.ndarray, np.ndarray]:
+def aligned(a: Any, b: Any) -> tuple[list, np.ndarray, np.ndarray]:
+    """The items of two rankings of the same items, and their positions in each (checked).
+
+    >>> aligned(["x", "y", "z"], ["y", "x", "z"])
+    (['x', 'y', 'z'], array([1., 2., 3.]), array([2., 1., 3.]))
+    """
     pa, pb = positions(a), positions(b)
     if len(pa) != len(pb):
         raise ValueError(f"the two rankings have different lengths: {len(pa)} and {len(pb)} items")
@@ -87,7 +91,7 @@ def spearman_rho(
     >>> spearman_rho(["d1", "d2", "d3", "d4"], ["d2", "d1", "d3", "d4"])
     0.8
     """
-    _, x, y = _aligned(a, b)
+    _, x, y = aligned(a, b)
     k = x.size
     if len(set(x)) == k and len(set(y)) == k:
         return float(1.0 - 6.0 * np.sum((x - y) ** 2) / (k * (k * k - 1)))
@@ -131,7 +135,7 @@ def kendall_tau(
     """
     if variant not in ("a", "b"):
         raise ValueError(f"unknown Kendall tau variant {variant!r}: choose 'a' or 'b'")
-    _, x, y = _aligned(a, b)
+    _, x, y = aligned(a, b)
     c, d, tied_a, tied_b = _pair_counts(x, y)
     if variant == "a":
         k = x.size
@@ -140,26 +144,3 @@ def kendall_tau(
     if denominator == 0:
         raise ValueError("Kendall's tau-b is undefined when every item of a ranking is tied")
     return float((c - d) / denominator)
-
-
-def concordant_pairs(
-    a: Sequence[Any] | Mapping[Any, float], b: Sequence[Any] | Mapping[Any, float]
-) -> pd.DataFrame:
-    """List every pair of items with its positions and verdict, for teaching.
-
-    Columns: item_1, item_2, positions in the first ranking, in the second, and ``verdict``:
-    "concordant" (same order), "discordant" (opposite orders) or "tied".
-
-    >>> concordant_pairs(["x", "y", "z"], ["y", "x", "z"])
-      item_1 item_2  a_1  a_2  b_1  b_2     verdict
-    0      x      y  1.0  2.0  2.0  1.0  discordant
-    1      x      z  1.0  3.0  2.0  3.0  concordant
-    2      y      z  2.0  3.0  1.0  3.0  concordant
-    """
-    items, x, y = _aligned(a, b)
-    rows = []
-    for i, j in combinations(range(len(items)), 2):
-        s = np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
-        verdict = "concordant" if s > 0 else "discordant" if s < 0 else "tied"
-        rows.append((items[i], items[j], x[i], x[j], y[i], y[j], verdict))
-    return pd.DataFrame(rows, columns=["item_1", "item_2", "a_1", "a_2", "b_1", "b_2", "verdict"])

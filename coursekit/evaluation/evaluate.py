@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .graded import VARIANTS
-from .registry import Measure, parse_measure
-from .trec import _check_no_duplicates, as_qrels_frame, as_run_frame, factorize_ids, sort_run
+from ..measures.graded import VARIANTS
+from ..registry import Measure, parse_measure
+from ..trec import as_qrels_frame, as_run_frame, check_no_duplicates, factorize_ids, sort_run
+from ..validation import check_bool, check_choice
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -101,10 +102,9 @@ def evaluate(
     >>> round(float(result.mean["AP"]), 4)
     0.4583
     """
-    if ndcg_variant not in VARIANTS:
-        raise ValueError(
-            f"unknown nDCG variant {ndcg_variant!r}: choose one of {', '.join(VARIANTS)}"
-        )
+    check_choice(ndcg_variant, "nDCG variant", VARIANTS)
+    missing_as_zero = check_bool(missing_as_zero, "missing_as_zero")
+    fast = check_bool(fast, "fast")
     parsed = _measures(measures)
     qrels_frame = as_qrels_frame(qrels)
     run_frame = as_run_frame(run, check_duplicates=not fast)
@@ -191,7 +191,7 @@ def _fast_path(
     if run_key_all.size > 1:
         sorted_run_keys = np.sort(run_key_all)
         if np.any(sorted_run_keys[1:] == sorted_run_keys[:-1]):
-            _check_no_duplicates(run, "run", "retrieved")
+            check_no_duplicates(run, "run", "retrieved")
 
     run_keep, qrels_keep = run_q >= 0, qrels_q >= 0
     run_q, qrels_q, run_d = run_q[run_keep], qrels_q[qrels_keep], run_d[run_keep]

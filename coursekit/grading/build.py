@@ -39,7 +39,7 @@ from typing import Any
 
 import nbformat
 
-from .exercises import CHECKS_PATH, Choice, Function, Value
+from .questions import CHECKS_PATH, Choice, Function, Value
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
@@ -75,8 +75,11 @@ def placeholder(block: str) -> str:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:  # a, b = ... -> one line per name
-                names = [target] if not isinstance(target, (ast.Tuple, ast.List)) else [
-                    n for n in ast.walk(target) if isinstance(n, (ast.Name, ast.Attribute))]
+                names = (
+                    [target]
+                    if not isinstance(target, (ast.Tuple, ast.List))
+                    else [n for n in ast.walk(target) if isinstance(n, (ast.Name, ast.Attribute))]
+                )
                 parts += [f"{ast.unparse(n)} = ...  # your answer" for n in names]
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             parts.append(ast.unparse(node))  # an import is a tool, not an answer: kept
@@ -90,7 +93,8 @@ def placeholder(block: str) -> str:
             parts.append(("\n" if parts else "") + "\n".join(lines))
     for i in range(1, len(parts)):  # a blank line after the imports, as in the solution
         if parts[i - 1].startswith(("import ", "from ")) and not parts[i].startswith(
-                ("import ", "from ", "\n")):
+            ("import ", "from ", "\n")
+        ):
             parts[i] = "\n" + parts[i]
     return "\n".join(parts) if parts else "# your code here"
 
@@ -128,8 +132,9 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
         where = f"{name}, cell {index}"
         if cell.cell_type == "code":
             source = _strip(cell.source, BEGIN, END, placeholder, where)
-            notebook.cells.append(nbformat.v4.new_code_cell(
-                source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]}))
+            notebook.cells.append(
+                nbformat.v4.new_code_cell(source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]})
+            )
         elif cell.cell_type == "markdown":
             source = _strip(cell.source, MD_BEGIN, MD_END, lambda _: MD_PLACEHOLDER, where)
             notebook.cells.append(nbformat.v4.new_markdown_cell(source))
@@ -157,7 +162,7 @@ def _dump(data: dict[str, Any]) -> str:
 def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = None) -> int:
     """Write checks.json and ``exercises/`` (outputs cleared); execute the solutions when
     asked (their stored outputs are what nbval compares)."""
-    from ._notebooks import execute_in_place
+    from .notebooks import execute_in_place
 
     root = Path(root)
     CHECKS_PATH.parent.mkdir(parents=True, exist_ok=True)

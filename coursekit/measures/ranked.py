@@ -19,9 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from ._validation import as_binary, check_k, check_n_relevant, check_positive_int
+from ..validation import as_binary, check_k, check_n_relevant, check_positive_int
 
 __all__ = [
     "STANDARD_RECALL_LEVELS",
@@ -29,7 +28,6 @@ __all__ = [
     "rels_from_ranks",
     "precision_at",
     "recall_at",
-    "pr_table",
     "interpolated_precision",
     "interpolate_points",
     "average_precision",
@@ -113,37 +111,6 @@ def recall_at(rels: Sequence[float], k: int, n_relevant: int) -> float:
     if n_relevant == 0:
         return 0.0
     return int(np.count_nonzero(relevant[:k])) / n_relevant
-
-
-def pr_table(rels: Sequence[float], n_relevant: int) -> pd.DataFrame:
-    """Precision and recall computed rank by rank, as in the course's progressive tables.
-
-    One row per rank k with columns k, relevant, TP, FP, FN, precision (TP / k) and
-    recall (TP / n_relevant).
-
-    >>> pr_table([1, 0, 1], n_relevant=3)
-       k  relevant  TP  FP  FN  precision    recall
-    0  1      True   1   0   2   1.000000  0.333333
-    1  2     False   1   1   2   0.500000  0.333333
-    2  3      True   2   1   1   0.666667  0.666667
-    """
-    relevant = as_binary(rels)
-    n_relevant = check_n_relevant(n_relevant, relevant)
-    k = np.arange(1, relevant.size + 1)
-    tp = np.cumsum(relevant, dtype=int)
-    fp = k - tp
-    recall = tp / n_relevant if n_relevant else np.zeros(relevant.size)
-    return pd.DataFrame(
-        {
-            "k": k,
-            "relevant": relevant,
-            "TP": tp,
-            "FP": fp,
-            "FN": n_relevant - tp,
-            "precision": tp / k,
-            "recall": recall,
-        }
-    )
 
 
 def _as_fraction(level: Any) -> Fraction:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ._validation import as_grades, check_k
+from ..validation import as_grades, check_choice, check_k
 
 __all__ = [
     "VARIANTS",
@@ -47,10 +47,9 @@ __all__ = [
 VARIANTS = ("jarvelin", "trec", "burges")
 
 
-def _check_variant(variant: str) -> str:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown DCG variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    return variant
+def check_variant(variant: str) -> str:
+    """One of :data:`VARIANTS` (the three DCG formulations), or a ``ValueError`` listing them."""
+    return check_choice(variant, "DCG variant", VARIANTS)
 
 
 def _gains(gains: Sequence[float], name: str = "gains") -> np.ndarray:
@@ -65,7 +64,7 @@ def discounted_gains(gains: Sequence[float], variant: str = "trec") -> np.ndarra
     >>> discounted_gains([3, 2, 3], variant="trec").round(4).tolist()
     [3.0, 1.2619, 1.5]
     """
-    variant = _check_variant(variant)
+    variant = check_variant(variant)
     g = _gains(gains)
     ranks = np.arange(1, g.size + 1)
     if variant == "jarvelin":

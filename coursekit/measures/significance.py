@@ -10,14 +10,13 @@ significatività; paired / apparié / appaiato.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_positive_int
+from ..validation import check_finite, check_positive_int, check_scalar
 
 __all__ = [
     "TestResult",
@@ -64,13 +63,7 @@ def gain_percent(a: float, b: float) -> float:
     >>> round(gain_percent(0.42, 0.40), 6)
     5.0
     """
-    for name, value in (("a", a), ("b", b)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, numbers.Real)
-            or not math.isfinite(value)
-        ):
-            raise TypeError(f"{name} must be a finite number, got {value!r}")
+    a, b = check_finite(a, "a"), check_finite(b, "b")
     if b == 0:
         raise ValueError("the gain over a baseline scoring 0 is undefined (division by zero)")
     return 100.0 * (a - b) / b
@@ -88,6 +81,7 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     if np.all(x - y == 0):
         return TestResult("paired t-test", 0.0, 1.0)
     from scipy import stats  # on first use: import coursekit stays light
+
     result = stats.ttest_rel(x, y)
     return TestResult("paired t-test", float(result.statistic), float(result.pvalue))
 
@@ -131,6 +125,7 @@ def wilcoxon_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     if np.all(d == 0):
         return TestResult("Wilcoxon signed-rank", 0.0, 1.0)
     from scipy import stats  # on first use: import coursekit stays light
+
     nonzero = d[d != 0]
     has_ties = np.unique(np.abs(nonzero)).size < nonzero.size
     if d.size <= 13 and (has_ties or nonzero.size < d.size):
@@ -163,6 +158,7 @@ def randomization_test(
     x, y = _paired(a, b)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     from scipy import stats  # on first use: import coursekit stays light
+
     result = stats.permutation_test(
         (x, y),
         _mean_difference,
@@ -192,13 +188,21 @@ def bootstrap_ci(
     True
     """
     x, y = _paired(a, b)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    check_scalar(
+        confidence,
+        "confidence",
+        numbers.Real,
+        what="a number",
+        min_val=0,
+        max_val=1,
+        include_boundaries="neither",
+    )
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     differences = x - y
     if np.all(differences == differences[0]):
         return float(differences[0]), float(differences[0])
     from scipy import stats  # on first use: import coursekit stays light
+
     result = stats.bootstrap(
         (differences,),
         np.mean,

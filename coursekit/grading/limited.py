@@ -1,4 +1,4 @@
-"""Run a command under resource limits: ``python _limited.py MEMORY_MB FILE_MB -- cmd ...``.
+"""Run a command under resource limits: ``python limited.py MEMORY_MB FILE_MB -- cmd ...``.
 
 The grader starts each submission's kernel through this script, so that a notebook that
 allocates without end gets a ``MemoryError`` (or its kernel dies) instead of taking the
@@ -19,6 +19,6 @@ def limit(memory_mb: int, file_mb: int) -> None:
 if __name__ == "__main__":
     memory, files, dashes, *command = sys.argv[1:]
     if dashes != "--" or not command:
-        raise SystemExit("usage: _limited.py MEMORY_MB FILE_MB -- command ...")
+        raise SystemExit("usage: limited.py MEMORY_MB FILE_MB -- command ...")
     limit(int(memory), int(files))
     os.execv(command[0], command)

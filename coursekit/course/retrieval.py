@@ -138,6 +138,7 @@ def bm25(index: Index, query: str, k1: float = 1.2, b: float = 0.75) -> np.ndarr
 
 def rank(scores: np.ndarray, doc_ids: Sequence[str], depth: int = 100) -> list[tuple[str, float]]:
     """Documents with a positive score, by decreasing score, ties broken by document id."""
-    order = sorted((i for i in range(len(scores)) if scores[i] > 0),
-                   key=lambda i: (-scores[i], doc_ids[i]))
+    order = sorted(
+        (i for i in range(len(scores)) if scores[i] > 0), key=lambda i: (-scores[i], doc_ids[i])
+    )
     return [(doc_ids[i], float(scores[i])) for i in order[:depth]]

@@ -51,10 +51,15 @@ def execute_in_place(path: Path, timeout: int = 300) -> float:
 # --------------------------------------------------------------------------------------------
 # Running a student's notebook for the grader: limited kernel, outputs dropped
 
-LIMITED = Path(__file__).with_name("_limited.py")
+LIMITED = Path(__file__).with_name("limited.py")
 FILE_MB = 64
-KERNEL_ENV = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-              "MKL_NUM_THREADS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+KERNEL_ENV = {
+    "MPLBACKEND": "Agg",
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+}
 
 
 def _limited_client_classes():
@@ -68,8 +73,7 @@ def _limited_client_classes():
 
         def format_kernel_cmd(self, extra_arguments=None):
             command = super().format_kernel_cmd(extra_arguments)
-            return [sys.executable, str(LIMITED), str(self.memory_mb), str(FILE_MB), "--",
-                    *command]
+            return [sys.executable, str(LIMITED), str(self.memory_mb), str(FILE_MB), "--", *command]
 
     class QuietClient(NotebookClient):
         """Runs every cell (errors allowed), keeps no output but error names, and remembers
@@ -92,8 +96,9 @@ def _limited_client_classes():
     return LimitedKernelManager, QuietClient
 
 
-async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_seconds: int,
-                      memory_mb: int) -> tuple[str, list[list]]:
+async def run_limited(
+    path: Path, env: dict[str, str], cell_seconds: int, total_seconds: int, memory_mb: int
+) -> tuple[str, list[list]]:
     """Run the notebook at ``path`` (in its folder) in a limited kernel; never raises.
 
     Returns why the run stopped ('' if it ran to the end) and the errors of its cells as
@@ -113,9 +118,15 @@ async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_
         return f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}", []
     km = manager_class(kernel_name="python3")
     km.memory_mb = memory_mb
-    client = client_class(notebook, km=km, timeout=cell_seconds, allow_errors=True,
-                          kernel_name="python3", record_timing=False,
-                          resources={"metadata": {"path": str(Path(path).parent)}})
+    client = client_class(
+        notebook,
+        km=km,
+        timeout=cell_seconds,
+        allow_errors=True,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(Path(path).parent)}},
+    )
     client.cell_errors = []
     expired = False
 
@@ -132,16 +143,22 @@ async def run_limited(path: Path, env: dict[str, str], cell_seconds: int, total_
     timer = asyncio.get_running_loop().call_later(total_seconds, stop_kernel)
     error = ""
     try:
-        run = client.async_execute(env={**os.environ, **KERNEL_ENV, **env},
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run = client.async_execute(
+            env={**os.environ, **KERNEL_ENV, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         await asyncio.wait_for(run, total_seconds + 30)
     except CellTimeoutError:
         error = f"cell {client.current} ran longer than the limit of {cell_seconds} s per cell"
     except (DeadKernelError, asyncio.TimeoutError):
-        error = (f"the notebook ran longer than its limit of {total_seconds} s (stopped in "
-                 f"cell {client.current})" if expired else
-                 f"the kernel died in cell {client.current} (an exit, a crash or the memory "
-                 f"limit of {memory_mb} MB)")
+        error = (
+            f"the notebook ran longer than its limit of {total_seconds} s (stopped in "
+            f"cell {client.current})"
+            if expired
+            else f"the kernel died in cell {client.current} (an exit, a crash or the memory "
+            f"limit of {memory_mb} MB)"
+        )
     except Exception as failure:  # noqa: BLE001 - report it, never stop the grader
         error = f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}"
     finally:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import as_binary, check_n_relevant, check_positive_int
+from ..validation import as_binary, check_n_relevant, check_positive_int
 from .ranked import average_precision
 from .setbased import f_measure
 

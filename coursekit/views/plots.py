@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .ranked import STANDARD_RECALL_LEVELS, interpolated_precision, pr_table
+from ..measures.ranked import STANDARD_RECALL_LEVELS, interpolated_precision
+from .tables import pr_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -170,8 +171,9 @@ def per_query_bars(
     ax.axhline(0, color="black", lw=0.8)
     ax.tick_params(axis="x", rotation=90)
     handles = [Patch(color="C0", label=f"{ylabel} ≥ 0"), Patch(color="C3", label=f"{ylabel} < 0")]
-    _finish(ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc,
-            handles=handles)
+    _finish(
+        ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc, handles=handles
+    )
     return ax
 
 

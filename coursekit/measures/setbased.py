@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from ._validation import as_id_set, check_beta, check_positive_int, check_unit_interval
+from ..validation import as_id_set, check_beta, check_positive_int, check_unit_interval
 
 __all__ = ["Confusion", "confusion", "precision", "recall", "accuracy", "f_measure", "e_measure"]
 

@@ -1,6 +1,6 @@
 """Run students' functions on inputs, in a separate limited process: the grader's judge.
 
-    python -I _judge.py REQUEST.json RESULT.json
+    python -I judge.py REQUEST.json RESULT.json
 
 REQUEST holds ``{"memory_mb": ..., "seconds": ..., "functions": [{"qid", "name", "source",
 "cases": [[label, args], ...]}]}``. RESULT gets ``{qid: [output, ...]}`` where an output is

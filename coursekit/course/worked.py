@@ -1,85 +1,17 @@
-"""The worked examples of the course material, as raw data, in one place.
+"""The data of every worked example of the course material (see :mod:`coursekit.course.examples`).
 
-Each :class:`Example` holds the *raw data* of one worked example of the seeds (document lists,
-the ranks of the relevant documents, judgments, grades) and, separately, the values the source
-*prints* for it. Notebooks recompute every number from ``data`` with coursekit and use
-``printed`` only to show an erratum box where the source's own arithmetic differs:
-
->>> import coursekit as ck
->>> ex = ck.datasets.example("slides-ab")
->>> ck.precision(ex.data["retrieved"]["B"], ex.data["relevant"])
-0.42857142857142855
->>> ex.printed["precision_B"]
-0.428
-
-Where a source contradicts itself, ``notes`` says which data the course trusts and why.
-Nothing here is computed: this module only holds data (no measure, no I/O, no plotting).
+Raw data only, as the sources give them; nothing is computed here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any
-
-__all__ = ["SOURCES", "EXAMPLES", "Example", "example", "examples"]
-
-#: Full references of the course material (the seeds), by key.
-SOURCES: Mapping[str, str] = MappingProxyType(
-    {
-        "slides": (
-            "Recherche d'information, chapitre 8 : Évaluation des performances des systèmes de "
-            "RI (lecture slides, French; author and year not given)"
-        ),
-        "pyterrier": (
-            "G8 Innovation, « Présentation des métriques MAP et NDCG » (talk with a PyTerrier "
-            "example, French), 10 January 2020"
-        ),
-        "labatut": (
-            "V. Labatut, « Partie 8 : Évaluation des performances », M2 lecture slides "
-            "(French), LIA, Université d'Avignon, 2019/20"
-        ),
-        "mor": (
-            "B. Audeh, P. Beaune, M. Beigbeder, « MOR : Mesure orientée rappel pour les "
-            "systèmes de recherche d'information », Document numérique 18(1), 2015"
-        ),
-        "notes-it": "Course notes on evaluation measures (Italian; author and year not given)",
-    }
-)
-
-
-def _frozen(mapping: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping or {}))
-
-
-@dataclass(frozen=True)
-class Example:
-    """One worked example of the course material.
-
-    ``data`` is the raw data to recompute from; ``printed`` the values as the source prints
-    them (for erratum boxes only: never use them as inputs); ``notes`` records
-    inconsistencies of the source and the choice made.
-    """
-
-    key: str
-    source: str
-    where: str
-    description: str
-    data: Mapping[str, Any]
-    printed: Mapping[str, Any] = field(default_factory=_frozen)
-    notes: str = ""
-
-    @property
-    def citation(self) -> str:
-        """The full reference of the source, with the place of the example in it."""
-        return f"{SOURCES[self.source]}, {self.where}"
+from .sources import SOURCES, Example, frozen
 
 
 def _example(key, source, where, description, data, printed=None, notes="") -> Example:
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r}")
-    return Example(key, source, where, description, _frozen(data), _frozen(printed), notes)
+    return Example(key, source, where, description, frozen(data), frozen(printed), notes)
 
 
 _DOCS_15 = (
@@ -432,32 +364,3 @@ EXAMPLES: tuple[Example, ...] = (
         {"n_relevant": 1, "n_max": 10, "ranks": tuple(range(1, 11))},
     ),
 )
-
-_BY_KEY = {ex.key: ex for ex in EXAMPLES}
-if len(_BY_KEY) != len(EXAMPLES):  # pragma: no cover - a guard for editors of this file
-    raise RuntimeError("two examples share a key")
-
-
-def example(key: str) -> Example:
-    """The worked example named ``key``; a ``KeyError`` lists the known keys."""
-    try:
-        return _BY_KEY[key]
-    except KeyError:
-        raise KeyError(f"no example {key!r}; known: {', '.join(_BY_KEY)}") from None
-
-
-def examples(source: str | None = None) -> list[Example]:
-    """All examples, or those of one source (a key of :data:`SOURCES`)."""
-    if source is not None and source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}; known: {', '.join(SOURCES)}")
-    return [ex for ex in EXAMPLES if source is None or ex.source == source]
-
-
-def load_collection() -> Any:
-    """The course's own test collection (documents, topics, qrels, runs; CC BY 4.0).
-
-    Returns a namespace with DataFrames ``documents``, ``topics``, ``qrels`` and a dict ``runs``.
-    """
-    from .collection import load
-
-    return load()

@@ -68,13 +68,75 @@ def as_binary(rels: Any, name: str = "rels") -> np.ndarray:
     return as_grades(rels, name) >= RELEVANCE_THRESHOLD
 
 
+def check_scalar(
+    value: Any,
+    name: str,
+    target_type: type | tuple[type, ...],
+    *,
+    what: str,
+    min_val: float | None = None,
+    max_val: float | None = None,
+    include_boundaries: str = "both",
+) -> Any:
+    """Check one scalar argument: its type, that it is finite, and its range.
+
+    Modelled on scikit-learn's ``check_scalar``: ``target_type`` is the accepted type (``bool``
+    is never accepted as a number), ``what`` names what is expected in the error message
+    ("a positive integer"), ``min_val``/``max_val`` bound it and ``include_boundaries`` says
+    which bounds are allowed ("both", "left", "right" or "neither"). Returns ``value``
+    unchanged; raises ``TypeError`` for a wrong type and ``ValueError`` for a value out of
+    range, both naming the argument.
+
+    >>> check_scalar(3, "k", numbers.Integral, what="a positive integer", min_val=1)
+    3
+    >>> check_scalar(0, "k", numbers.Integral, what="a positive integer", min_val=1)
+    Traceback (most recent call last):
+    ValueError: k must be a positive integer (>= 1), got 0
+    """
+    if include_boundaries not in ("both", "left", "right", "neither"):
+        raise ValueError(
+            f"include_boundaries must be both, left, right or neither, got {include_boundaries!r}"
+        )
+    types = target_type if isinstance(target_type, tuple) else (target_type,)
+    is_flag = isinstance(value, (bool, np.bool_))
+    if (is_flag and bool not in types) or not isinstance(value, types):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {_describe(value)}")
+    if isinstance(value, numbers.Real) and not is_flag:
+        left = include_boundaries in ("both", "left")
+        right = include_boundaries in ("both", "right")
+        bounds = []
+        if min_val is not None:
+            bounds.append(f"{'>=' if left else '>'} {min_val}")
+        if max_val is not None:
+            bounds.append(f"{'<=' if right else '<'} {max_val}")
+        if min_val is not None and max_val is not None:
+            interval = f"in {'[' if left else '('}{min_val}, {max_val}{']' if right else ')'}"
+            expected = f"{what} {interval}"
+        else:
+            expected = f"{what} ({bounds[0]})" if bounds else what
+        too_low = min_val is not None and (value < min_val or (not left and value == min_val))
+        too_high = max_val is not None and (value > max_val or (not right and value == max_val))
+        if not math.isfinite(value) or too_low or too_high:
+            raise ValueError(f"{name} must be {expected}, got {_describe(value)}")
+    return value
+
+
 def check_positive_int(value: Any, name: str) -> int:
     """Return ``value`` as an ``int`` if it is an integer >= 1."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a positive integer, got {type(value).__name__} {value!r}")
-    if value <= 0:
-        raise ValueError(f"{name} must be a positive integer (>= 1), got {value!r}")
-    return int(value)
+    return int(check_scalar(value, name, numbers.Integral, what="a positive integer", min_val=1))
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """A flag: ``True`` or ``False`` only (``"no"`` or ``1`` would silently count as true)."""
+    return bool(check_scalar(value, name, (bool, np.bool_), what="True or False"))
+
+
+def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
+    """One of a fixed set of names, such as a DCG variant."""
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {name} {value!r}: choose one of {', '.join(choices)}")
+    return value
 
 
 def check_k(k: Any) -> int:
@@ -88,13 +150,13 @@ def check_n_relevant(n_relevant: Any, relevant: np.ndarray | None = None) -> int
     ``relevant`` is the boolean array of the ranking: the collection cannot hold fewer relevant
     documents than the ranking retrieves.
     """
-    if isinstance(n_relevant, (bool, np.bool_)) or not isinstance(n_relevant, numbers.Integral):
-        raise TypeError(
-            "n_relevant (the number of relevant documents of the query) must be an integer, "
-            f"got {type(n_relevant).__name__} {n_relevant!r}"
-        )
-    if n_relevant < 0:
-        raise ValueError(f"n_relevant must be >= 0, got {n_relevant}")
+    check_scalar(
+        n_relevant,
+        "n_relevant",
+        numbers.Integral,
+        what="an integer",
+        min_val=0,
+    )
     if relevant is not None:
         found = int(np.count_nonzero(relevant))
         if found > n_relevant:
@@ -108,20 +170,25 @@ def check_n_relevant(n_relevant: Any, relevant: np.ndarray | None = None) -> int
 
 def check_beta(beta: Any) -> float:
     """The weight of recall against precision in F_beta: a finite number > 0."""
-    if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a positive number, got {type(beta).__name__} {beta!r}")
-    if not math.isfinite(beta) or beta <= 0:
-        raise ValueError(f"beta must be a finite number > 0, got {beta!r}")
+    check_scalar(
+        beta,
+        "beta",
+        numbers.Real,
+        what="a positive number",
+        min_val=0,
+        include_boundaries="neither",
+    )
     return float(beta)
 
 
 def check_unit_interval(value: Any, name: str) -> float:
     """A proportion such as a precision, a recall or an AP: a number in [0, 1]."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in [0, 1], got {type(value).__name__} {value!r}")
-    if not (0.0 <= value <= 1.0):
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-    return float(value)
+    return float(check_scalar(value, name, numbers.Real, what="a number", min_val=0, max_val=1))
+
+
+def check_finite(value: Any, name: str) -> float:
+    """Any finite real number."""
+    return float(check_scalar(value, name, numbers.Real, what="a finite number"))
 
 
 def as_id_set(items: Any, name: str) -> set:

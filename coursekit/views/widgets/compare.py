@@ -41,11 +41,11 @@ import ipywidgets as w
 import numpy as np
 import pandas as pd
 
-from . import plots
-from ._validation import check_positive_int
-from .comparison import gain_percent, paired_t_test, randomization_test, wilcoxon_test
-from .evaluation import Evaluation
-from .widgets import _BlitCanvas, _nice_limit, _table, _Widget
+from ...evaluation import Evaluation
+from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
+from ...validation import check_positive_int
+from .. import plots
+from .base import BlitCanvas, Widget, nice_limit, table_html
 
 __all__ = ["CompareSystems"]
 
@@ -126,7 +126,7 @@ def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict
     return measures, queries, systems, arrays
 
 
-class CompareSystems(_Widget):
+class CompareSystems(Widget):
     """Two systems and a measure -> their means, the gain of B over A in percent, three paired
     tests and the per-query differences B − A as bars (chapter 08).
 
@@ -164,21 +164,32 @@ class CompareSystems(_Widget):
         self._limits = {}
         for name, scores in self._scores.items():
             spread = float(np.max(scores.max(axis=1) - scores.min(axis=1)))
-            self._limits[name] = _nice_limit(spread) if spread > 0 else 1.0
+            self._limits[name] = nice_limit(spread) if spread > 0 else 1.0
         self.a = w.Dropdown(
-            options=self.systems, value=a, description="system A", tooltip="the baseline",
-            layout=_MENU, style=_MENU_STYLE,
+            options=self.systems,
+            value=a,
+            description="system A",
+            tooltip="the baseline",
+            layout=_MENU,
+            style=_MENU_STYLE,
         )
         self.b = w.Dropdown(
-            options=self.systems, value=b, description="system B",
-            tooltip="the system compared with A", layout=_MENU, style=_MENU_STYLE,
+            options=self.systems,
+            value=b,
+            description="system B",
+            tooltip="the system compared with A",
+            layout=_MENU,
+            style=_MENU_STYLE,
         )
         self.measure = w.Dropdown(
-            options=self.measures, value=measure, description="measure", layout=_MENU,
+            options=self.measures,
+            value=measure,
+            description="measure",
+            layout=_MENU,
             style=_MENU_STYLE,
         )
         self._holding = False
-        self._canvases: dict[str, _BlitCanvas] = {}
+        self._canvases: dict[str, BlitCanvas] = {}
         for control in (self.a, self.b, self.measure):
             control.observe(lambda _: self.update(), names="value")
         self.update()
@@ -334,7 +345,7 @@ class CompareSystems(_Widget):
         self.readout_html.value = (
             f"<div>{html.escape(self.heading)}</div>"
             + (f"<div style='color:#b00'>{html.escape(note)}</div>" if note else "")
-            + _table(self.values)
+            + table_html(self.values)
         )
         self._draw(difference)
 
@@ -363,7 +374,7 @@ class CompareSystems(_Widget):
         # visit of its measure; later visits, and every change of A or B, only redraw the bars.
         canvas = self._canvases.get(measure)
         if canvas is None and self._canvas is not None:
-            canvas = _BlitCanvas()
+            canvas = BlitCanvas()
         if canvas is not None:
             self._canvas = canvas
         self._render(draw, key=(measure, limit))

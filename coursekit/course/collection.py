@@ -15,9 +15,10 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from . import retrieval, trec
+from .. import trec
+from . import retrieval
 
-HERE = Path(__file__).parent / "data" / "collection"
+HERE = Path(__file__).parent.parent / "data" / "collection"
 
 #: system name -> (stem, scoring function of (index, query text))
 SYSTEMS: dict[str, tuple[bool, Callable[[retrieval.Index, str], np.ndarray]]] = {
@@ -43,20 +44,29 @@ def _field(block: str, tag: str) -> str:
 def read_documents(path: Path | str = HERE / "documents.trec") -> pd.DataFrame:
     """Documents as a DataFrame with columns ``doc_id`` and ``text``."""
     blocks = _blocks(Path(path).read_text(encoding="utf-8"), "DOC")
-    return pd.DataFrame({"doc_id": [_field(b, "DOCNO") for b in blocks],
-                         "text": [_field(b, "TEXT") for b in blocks]})
+    return pd.DataFrame(
+        {
+            "doc_id": [_field(b, "DOCNO") for b in blocks],
+            "text": [_field(b, "TEXT") for b in blocks],
+        }
+    )
 
 
 def read_topics(path: Path | str = HERE / "topics.trec") -> pd.DataFrame:
     """Topics as a DataFrame with columns ``query_id``, ``title``, ``description``."""
     blocks = _blocks(Path(path).read_text(encoding="utf-8"), "top")
-    return pd.DataFrame({"query_id": [_field(b, "num") for b in blocks],
-                         "title": [_field(b, "title") for b in blocks],
-                         "description": [_field(b, "desc") for b in blocks]})
+    return pd.DataFrame(
+        {
+            "query_id": [_field(b, "num") for b in blocks],
+            "title": [_field(b, "title") for b in blocks],
+            "description": [_field(b, "desc") for b in blocks],
+        }
+    )
 
 
-def make_run(documents: pd.DataFrame, topics: pd.DataFrame, system: str,
-             depth: int = 100) -> pd.DataFrame:
+def make_run(
+    documents: pd.DataFrame, topics: pd.DataFrame, system: str, depth: int = 100
+) -> pd.DataFrame:
     """Run ``system`` (a key of :data:`SYSTEMS`) on every topic title; a TREC-run DataFrame."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}; choose one of {sorted(SYSTEMS)}")
@@ -81,8 +91,16 @@ def make_runs(out_dir: Path | str | None = None) -> dict[str, pd.DataFrame]:
     return runs
 
 
-def load() -> SimpleNamespace:
-    """Documents, topics, qrels and the shipped runs (dict name -> DataFrame)."""
+def load_collection() -> SimpleNamespace:
+    """The course's own test collection (documents, topics, qrels, runs; CC BY 4.0).
+
+    Returns a namespace with DataFrames ``documents``, ``topics``, ``qrels`` and a dict
+    ``runs`` (system name -> run DataFrame).
+    """
     runs = {p.stem: trec.read_run(p) for p in sorted((HERE / "runs").glob("*.run"))}
-    return SimpleNamespace(documents=read_documents(), topics=read_topics(),
-                           qrels=trec.read_qrels(HERE / "qrels.txt"), runs=runs)
+    return SimpleNamespace(
+        documents=read_documents(),
+        topics=read_topics(),
+        qrels=trec.read_qrels(HERE / "qrels.txt"),
+        runs=runs,
+    )

@@ -1,0 +1,26 @@
+"""Exercises and their grading: questions, self-check, the build of ``exercises/``, the grader.
+
+Students use :func:`check` and :func:`start` (``from coursekit.grading import check, start``);
+lecturers write answer keys with :class:`Value`, :class:`Choice` and :class:`Function` and grade
+a folder with ``python -m coursekit.grade``. Nothing here is imported by ``import coursekit``.
+"""
+
+from __future__ import annotations
+
+from .judging import compare_outputs, judge_value
+from .portable import function_source
+from .questions import PASSED, Choice, Function, Value, digest
+from .selfcheck import check, start
+
+__all__ = [
+    "PASSED",
+    "Choice",
+    "Function",
+    "Value",
+    "check",
+    "compare_outputs",
+    "digest",
+    "function_source",
+    "judge_value",
+    "start",
+]

@@ -1,0 +1,236 @@
+"""Judging an answer against the public form of a question (shared by check() and the grader).
+
+>>> from coursekit.grading.questions import Value
+>>> spec = Value("q1", 2 / 3, low=0, high=1).public("demo")
+>>> judge_value(spec, 0.6667)
+'q1: passed'
+>>> judge_value(spec, 0.67)
+'q1: right to 2 decimals only: give at least 4 decimals (do not round before the end)'
+>>> judge_value(spec, 1.5)
+'q1: 1.5 is out of range: the answer lies between 0 and 1'
+>>> judge_value(spec, ...)
+'q1: not answered yet: replace ... with your answer'
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import numbers
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .portable import portable_copy, uses_coursekit
+from .questions import DECIMALS, PASSED, TOLERANCE, matches
+
+# --------------------------------------------------------------------------------------------
+# Judging (shared by check() and the grader)
+
+_KIND_WORDS = {
+    "float": "a number",
+    "int": "a whole number",
+    "text": "a text",
+    "choice": "one letter",
+    "floats": "a list of numbers",
+    "ints": "a list of whole numbers",
+    "ids": "a list of document ids (strings)",
+}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _type_error(spec: dict[str, Any], value: Any) -> str | None:
+    kind = spec["kind"]
+    if kind in ("float", "int") and not _is_number(value):
+        return f"expected {_KIND_WORDS[kind]}, got {type(value).__name__}"
+    if kind == "int" and _is_number(value) and float(value) != int(float(value)):
+        return f"expected a whole number, got {value!r}"
+    if kind in ("text", "choice") and not isinstance(value, str):
+        return f"expected {_KIND_WORDS[kind]} as a string, got {type(value).__name__}"
+    if kind in ("floats", "ints", "ids"):
+        if isinstance(value, (str, bytes, dict, set)) or not hasattr(value, "__len__"):
+            return f"expected {_KIND_WORDS[kind]}, got {type(value).__name__}"
+        item_ok = (lambda x: isinstance(x, str)) if kind == "ids" else _is_number
+        for i, item in enumerate(value):
+            if not item_ok(item):
+                return (
+                    f"element {i} should be {'a string' if kind == 'ids' else 'a number'}, "
+                    f"got {type(item).__name__}"
+                )
+    return None
+
+
+def _range_error(spec: dict[str, Any], value: float) -> str | None:
+    low, high = spec.get("low"), spec.get("high")
+    if isinstance(value, float) and math.isnan(value):
+        return "the answer is nan (not a number): a division by zero somewhere?"
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = (
+            f"between {low:g} and {high:g}"
+            if low is not None and high is not None
+            else (f"at least {low:g}" if low is not None else f"at most {high:g}")
+        )
+        return f"{value!r} is out of range: the answer lies {bounds}"
+    return None
+
+
+def as_plain(value: Any) -> Any:
+    """numpy scalars and arrays as Python numbers and lists (for judging and for JSON)."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        return value.tolist()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _judge_scalar(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str, str]) -> str:
+    """PASSED, or the number of decimals the value is right to (as text), or ''."""
+    if spec["kind"] in ("float", "floats") and "4" in hashes:
+        value = float(value)
+        for decimals in DECIMALS:
+            if matches(salt, value, hashes, decimals):
+                return PASSED if decimals == max(int(d) for d in hashes) else str(decimals)
+        return ""
+    if spec["kind"] in ("int", "ints") and _is_number(value):
+        value = int(value)
+    return PASSED if matches(salt, value, hashes, 0) else ""
+
+
+def judge_value(spec: dict[str, Any], answer: Any) -> str:
+    """Judge ``answer`` against the public form of a :class:`Value` or :class:`Choice`."""
+    qid = spec["qid"]
+    hint = f" (hint: {spec['hint']})" if spec.get("hint") else ""
+    if answer is ... or answer is None:
+        return f"{qid}: not answered yet: replace ... with your answer"
+    answer = as_plain(answer)
+    problem = _type_error(spec, answer)
+    if problem:
+        return f"{qid}: {problem}"
+    kind = spec["kind"]
+    if kind == "choice":
+        letter = answer.strip().lower()
+        if letter not in spec["options"]:
+            options = ", ".join(repr(o) for o in spec["options"])
+            return f"{qid}: answer one of {options}, got {answer!r}"
+        verdict = _judge_scalar(spec, spec["salt"], letter, spec["hashes"])
+        return f"{qid}: {PASSED}" if verdict == PASSED else f"{qid}: not this one{hint}"
+    if kind in ("floats", "ints", "ids"):
+        if len(answer) != spec["length"]:
+            return f"{qid}: expected a list of {spec['length']} elements, got {len(answer)}"
+        rounded = []
+        for i, (item, hashes) in enumerate(zip(answer, spec["items"], strict=True)):
+            if kind != "ids":
+                problem = _range_error(spec, item)
+                if problem:
+                    return f"{qid}: element {i}: {problem}"
+            verdict = _judge_scalar(spec, f"{spec['salt']}:{i}", item, hashes)
+            if verdict == "":
+                return f"{qid}: element {i} ({item!r}) is not right{hint}"
+            if verdict != PASSED:
+                rounded.append(verdict)
+        if rounded:
+            return (
+                f"{qid}: right to {min(rounded)} decimals only: give at least "
+                f"{spec['decimals']} decimals (do not round before the end)"
+            )
+        return f"{qid}: {PASSED}"
+    if kind in ("float", "int"):
+        problem = _range_error(spec, answer)
+        if problem:
+            return f"{qid}: {problem}"
+    verdict = _judge_scalar(spec, spec["salt"], answer, spec["hashes"])
+    if verdict == PASSED:
+        return f"{qid}: {PASSED}"
+    if verdict:
+        return (
+            f"{qid}: right to {verdict} decimals only: give at least {spec['decimals']} "
+            "decimals (do not round before the end)"
+        )
+    return f"{qid}: not right yet{hint}"
+
+
+def _close(got: Any, expected: Any) -> bool:
+    got, expected = as_plain(got), as_plain(expected)
+    if isinstance(expected, list):
+        return (
+            isinstance(got, list)
+            and len(got) == len(expected)
+            and all(_close(g, e) for g, e in zip(got, expected, strict=True))
+        )
+    if _is_number(expected):
+        if not _is_number(got):
+            return False
+        if math.isnan(expected) or math.isnan(got):
+            return math.isnan(expected) and math.isnan(got)
+        return math.isclose(got, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+    return got == expected
+
+
+def _short(value: Any) -> str:
+    text = repr(as_plain(value))
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
+def compare_outputs(qid: str, results: Sequence[tuple[str, Any, Any]]) -> str:
+    """Judge a function from ``(label, got, expected)`` triples; ``got`` may be an exception
+    message (a string starting with ``"raised "``) when the function failed."""
+    for label, got, expected in results:
+        if isinstance(got, str) and got.startswith("raised NotImplementedError"):
+            return f"{qid}: not answered yet: write the function's body"
+        if isinstance(got, str) and got.startswith("raised "):
+            return f"{qid}: on the case '{label}' your function {got}"
+        if not _close(got, expected):
+            return (
+                f"{qid}: wrong on the case '{label}': your function returned {_short(got)},"
+                " which is not the expected value"
+            )
+    return f"{qid}: {PASSED}"
+
+
+def reference_function(path: str) -> Callable[..., Any]:
+    """The coursekit function named ``"module:function"``."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def call_with_copies(func: Callable[..., Any], args: Sequence[Any]) -> Any:
+    try:
+        return as_plain(func(*_fresh(args)))
+    except Exception as error:  # the student's function may raise anything
+        return f"raised {type(error).__name__}: {str(error)[:80]}"
+
+
+def _fresh(args: Sequence[Any]) -> list[Any]:
+    """A deep copy of the JSON arguments, so that a function mutating them harms no one."""
+    return json.loads(json.dumps(list(args)))
+
+
+def judge_function_here(
+    spec: dict[str, Any], func: Any, cases: Sequence[tuple[str, Sequence[Any]]] | None = None
+) -> str:
+    """Judge ``func`` in this process on the spec's cases (the self-check does this)."""
+    qid = spec["qid"]
+    if func is ... or func is None:
+        return f"{qid}: not answered yet: write the function"
+    if not callable(func):
+        return f"{qid}: expected the function {spec['name']} itself, got {type(func).__name__}"
+    used = uses_coursekit(func)
+    if used:
+        return f"{qid}: write it without coursekit (it uses {used})"
+    if isinstance(func, types.FunctionType):
+        # judge what the grader will run: the function rebuilt from its source
+        try:
+            func = portable_copy(func)
+        except ValueError as error:
+            return f"{qid}: {error}"
+    reference = reference_function(spec["reference"])
+    cases = spec["cases"] if cases is None else cases
+    results = [
+        (label, call_with_copies(func, args), call_with_copies(reference, args))
+        for label, args in cases
+    ]
+    return compare_outputs(qid, results)

@@ -1,0 +1,40 @@
+"""Reading and writing TREC run and qrels files, and the dict-of-dicts form.
+
+A **qrels** file has one judgment per line, ``query_id iteration doc_id grade``::
+
+    401 0 FBIS3-10082 1
+
+A **run** file has one retrieved document per line,
+``query_id Q0 doc_id rank score run_name``::
+
+    401 Q0 FBIS3-10082 1 12.73 bm25
+
+In memory both are pandas DataFrames (columns ``query_id, doc_id, relevance`` and
+``query_id, doc_id, rank, score, run``); the nested dicts used by pytrec_eval and ir_measures
+(``{query_id: {doc_id: grade_or_score}}``) are accepted wherever a DataFrame is.
+
+Every problem in a file is reported with the file name and line number.
+"""
+
+from __future__ import annotations
+
+from .columns import QRELS_COLUMNS, RUN_COLUMNS, factorize_ids
+from .frames import as_qrels_frame, as_run_frame, check_no_duplicates, sort_run
+from .read import read_qrels, read_run
+from .write import qrels_to_dict, run_to_dict, write_qrels, write_run
+
+__all__ = [
+    "QRELS_COLUMNS",
+    "RUN_COLUMNS",
+    "as_qrels_frame",
+    "as_run_frame",
+    "check_no_duplicates",
+    "factorize_ids",
+    "qrels_to_dict",
+    "read_qrels",
+    "read_run",
+    "run_to_dict",
+    "sort_run",
+    "write_qrels",
+    "write_run",
+]

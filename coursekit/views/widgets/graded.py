@@ -1,0 +1,110 @@
+"""Chapter 05: change a grade, watch CG, DCG and nDCG (three formulations) move."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import ipywidgets as w
+
+from ...measures.graded import VARIANTS, check_variant, dcg, dcg_curve, ideal_gains, ndcg
+from .. import plots
+from .base import Widget, nice_limit, table_html
+
+__all__ = ["GradedJudgments"]
+
+
+class GradedJudgments(Widget):
+    """A grade (0-3) per rank and a DCG variant -> gains, DCG, ideal DCG, nDCG, and the
+    DCG and ideal DCG curves (chapter 05)."""
+
+    def __init__(
+        self,
+        gains: Sequence[int] = (3, 2, 3, 0, 0, 1, 2, 2, 3, 0),
+        ideal: Sequence[int] | None = None,
+        variant: str = "jarvelin",
+    ):
+        super().__init__()
+        # ``ideal``: every judged grade of the query. The grades of judged documents that are
+        # not in the list are kept apart, so that the ideal follows the grades chosen here
+        # (a grade raised above the judged ones must raise the ideal too: nDCG stays <= 1).
+        self.ideal = None if ideal is None else list(ideal)
+        self.unretrieved: list[int] = []
+        if ideal is not None:
+            left = Counter(int(g) for g in ideal)
+            left.subtract(int(g) for g in gains)
+            if any(n < 0 for n in left.values()):
+                raise ValueError(
+                    "ideal must list every judged grade of the query, the grades of the "
+                    f"ranked documents included: {list(gains)} is not part of {list(ideal)}"
+                )
+            self.unretrieved = sorted(left.elements(), reverse=True)
+        self.grades = [
+            w.Dropdown(
+                options=[0, 1, 2, 3],
+                value=int(g),
+                description=f"rank {i}",
+                layout=w.Layout(width="9em"),
+                style={"description_width": "4em"},
+            )
+            for i, g in enumerate(gains, start=1)
+        ]
+        self.variant = w.ToggleButtons(
+            options=list(VARIANTS),
+            value=variant,
+            description="DCG formula",
+            tooltips=[
+                "rel_1 + sum rel_i / log2(i)",
+                "rel_i / log2(i + 1)",
+                "(2^rel_i - 1) / log2(i + 1)",
+            ],
+        )
+        for control in (*self.grades, self.variant):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Graded judgments</b> — choose the grade of each rank and the DCG formula"
+                ),
+                w.HBox(self.grades[:5]),
+                w.HBox(self.grades[5:10]),
+                w.HBox(self.grades[10:]),
+                self.variant,
+                w.HBox([self.image, self.readout_html]),
+            ]
+        )
+
+    @property
+    def gains(self) -> list[int]:
+        return [d.value for d in self.grades]
+
+    def set_grade(self, rank: int, grade: int) -> None:
+        """Set the grade at ``rank`` (1-based), as choosing it in the menu would."""
+        self.grades[rank - 1].value = grade
+
+    def set_variant(self, variant: str) -> None:
+        """Choose the DCG formula (one of ``VARIANTS``), as its button would."""
+        self.variant.value = check_variant(variant)
+
+    def update(self) -> None:
+        gains, variant = self.gains, self.variant.value
+        judged = None if self.ideal is None else gains + self.unretrieved
+        best = ideal_gains(gains, judged)[: len(gains)]
+        self.values = {
+            "DCG": dcg(gains, variant=variant),
+            "ideal DCG": dcg(best, variant=variant),
+            "nDCG": ndcg(gains, k=len(gains), ideal=judged, variant=variant),
+        }
+        self.readout_html.value = f"<div>gains: {gains}</div>" + table_html(self.values)
+        curves = {"DCG": dcg_curve(gains, variant), "ideal DCG": dcg_curve(best, variant)}
+        top = nice_limit(max([1.0, *curves["DCG"], *curves["ideal DCG"]]))
+
+        def draw(ax):
+            plots.gain_curves(
+                curves, ax=ax, title=f"DCG ({variant})", ylabel="DCG", legend_loc="lower right"
+            )
+            ax.set_xlim(0.5, len(gains) + 0.5)
+            ax.set_ylim(0, top)
+
+        self._render(draw, key=(variant, top, len(gains)))

@@ -1,0 +1,103 @@
+"""Chapters 02-04: toggle the relevance of a rank, watch P(k), R(k), the curve, AP and RR move."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ipywidgets as w
+
+from ...measures.ranked import (
+    average_precision,
+    precision_at,
+    r_precision,
+    reciprocal_rank,
+)
+from .. import plots
+from ..tables import pr_table
+from .base import Widget, table_html
+
+__all__ = ["RelevanceToggler"]
+
+
+class RelevanceToggler(Widget):
+    """A ranked list as toggle buttons -> the P(k)/R(k) table, the precision-recall curve with
+    its interpolation, AP, P@k, R-precision and RR (chapters 02 to 04)."""
+
+    def __init__(
+        self,
+        rels: Sequence[int] = (1, 1, 0, 1, 0, 1, 0, 0, 0, 0),
+        n_relevant: int | None = None,
+        k: int = 5,
+        length: int | None = None,
+    ):
+        super().__init__()
+        start = [int(r >= 1) for r in rels]
+        length = length or len(start)
+        start = (start + [0] * length)[:length]
+        self.buttons = [
+            w.ToggleButton(
+                value=bool(r),
+                description=str(i),
+                tooltip=f"rank {i}: relevant?",
+                layout=w.Layout(width="3.2em"),
+            )
+            for i, r in enumerate(start, start=1)
+        ]
+        found = sum(start)
+        self.n_relevant = w.BoundedIntText(
+            value=n_relevant if n_relevant is not None else found,
+            min=0,
+            max=10_000,
+            description="relevant in total",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="14em"),
+        )
+        self.k = w.IntSlider(value=k, min=1, max=max(length, 1), description="k for P@k")
+        self.table_html = w.HTML()
+        for control in (*self.buttons, self.n_relevant, self.k):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(
+                    "<b>Relevance toggler</b> — click a rank to mark its document relevant "
+                    "(pressed) or not"
+                ),
+                w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
+                w.HBox([self.n_relevant, self.k]),
+                w.HBox([self.image, self.readout_html]),
+                self.table_html,
+            ]
+        )
+
+    @property
+    def rels(self) -> list[int]:
+        """The current judgments, rank by rank (1 = relevant)."""
+        return [int(b.value) for b in self.buttons]
+
+    def toggle(self, rank: int) -> None:
+        """Flip the judgment at ``rank`` (1-based), as a click would."""
+        button = self.buttons[rank - 1]
+        button.value = not button.value
+
+    def update(self) -> None:
+        rels = self.rels
+        found = sum(rels)
+        if self.n_relevant.value < found:  # the collection holds at least what was found
+            self.n_relevant.value = found  # (this triggers update again)
+            return
+        n = self.n_relevant.value
+        self.values = {
+            "AP": average_precision(rels, n),
+            f"P@{self.k.value}": precision_at(rels, self.k.value),
+            "R-precision": r_precision(rels, n),
+            "RR": reciprocal_rank(rels),
+        }
+        self.readout_html.value = table_html(self.values)
+        table = pr_table(rels, n)
+        self.table_html.value = table.round(3).to_html(index=False, border=0)
+        self._render(
+            lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left")
+        )
+        for button in self.buttons:
+            button.button_style = "success" if button.value else ""

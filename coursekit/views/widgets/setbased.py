@@ -1,0 +1,90 @@
+"""Chapter 01: the confusion matrix and the set-based measures as two sets change."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from ...measures.setbased import accuracy, f_measure, precision, recall
+from .. import plots
+from .base import Widget, table_html
+
+__all__ = ["SetBasedExplorer"]
+
+
+class SetBasedExplorer(Widget):
+    """Confusion-matrix counts and beta -> precision, recall, F_beta, accuracy, and the
+    harmonic against the arithmetic mean of precision and recall (chapter 01)."""
+
+    def __init__(self, tp: int = 6, fp: int = 4, fn: int = 14, tn: int = 76, beta: float = 1.0):
+        super().__init__()
+        style = {"description_width": "initial"}
+        self.sliders = {
+            name: w.IntSlider(
+                value=value, min=0, max=200, description=label, style=style, continuous_update=False
+            )
+            for name, value, label in (
+                ("tp", tp, "TP: relevant, retrieved"),
+                ("fp", fp, "FP: retrieved, not relevant"),
+                ("fn", fn, "FN: relevant, missed"),
+                ("tn", tn, "TN: neither"),
+            )
+        }
+        self.beta = w.FloatLogSlider(
+            value=beta,
+            base=2,
+            min=-3,
+            max=3,
+            step=0.25,
+            description="β (recall weight)",
+            style=style,
+            continuous_update=False,
+        )
+        for control in (*self.sliders.values(), self.beta):
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML("<b>Set-based measures</b> — set the four cells of the confusion matrix"),
+                w.HBox([w.VBox([*self.sliders.values(), self.beta]), self.readout_html]),
+                self.image,
+            ]
+        )
+
+    def set_counts(
+        self,
+        tp: int | None = None,
+        fp: int | None = None,
+        fn: int | None = None,
+        tn: int | None = None,
+        beta: float | None = None,
+    ) -> None:
+        """Set some counts (and beta), as moving the sliders would."""
+        for name, value in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
+            if value is not None:
+                self.sliders[name].value = value
+        if beta is not None:
+            self.beta.value = beta
+
+    def update(self) -> None:
+        counts = {name: slider.value for name, slider in self.sliders.items()}
+        docs = [f"d{i}" for i in range(sum(counts.values()))]
+        tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+        retrieved = docs[: tp + fp]
+        relevant = docs[:tp] + docs[tp + fp : tp + fp + fn]
+        p, r = precision(retrieved, relevant), recall(retrieved, relevant)
+        n_docs = max(len(docs), 1)
+        self.values = {
+            "precision": p,
+            "recall": r,
+            f"F_beta (beta={self.beta.value:g})": f_measure(p, r, self.beta.value),
+            "F1 (harmonic mean)": f_measure(p, r),
+            "arithmetic mean": (p + r) / 2,
+            "accuracy": accuracy(retrieved, relevant, n_docs) if docs else 0.0,
+        }
+        self.readout_html.value = table_html(self.values)
+
+        def draw(ax):
+            plots.value_bars(self.values, ax=ax, title="Set-based measures")
+            ax.figure.subplots_adjust(left=0.36)  # room for the labels
+
+        self._render(draw, key=tuple(self.values))
