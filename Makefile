@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 NOTEBOOK_DIRS := notebooks solutions exercises
 
-.PHONY: lab test lint nbval bench exercises clean
+.PHONY: lab test lint nbval bench exercises clean book
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@
 
+$(VENV)/.book: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[book]"
+	touch $@
+
 lab: $(VENV)/.lab
 	$(BIN)/jupyter lab notebooks/00_introduction.ipynb
 
@@ -27,15 +31,23 @@ lab: $(VENV)/.lab
 # committed notebooks (nbval re-executes each notebook and compares with its stored outputs).
 test: $(VENV)/.test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -p no:cacheprovider \
 	    --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	    tests coursekit $(wildcard $(addsuffix /*.ipynb,$(NOTEBOOK_DIRS)))
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: $(VENV)/.test
 	$(BIN)/python benchmarks/bench_evaluate.py
+
+# The static HTML book of the course, from the committed notebooks as they are (nothing is run):
+# every chapter notebooks/NN_*.ipynb, the exercises, an index and full-text search, offline.
+# Sphinx + myst-nb (book/conf.py); warnings are errors. Open build/book/html/index.html.
+book: $(VENV)/.book
+	$(BIN)/python book/build.py build/book
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -10,5 +10,15 @@ from __future__ import annotations
 
 from .collection import load_collection
 from .examples import EXAMPLES, SOURCES, Example, example, examples
+from .glossary import glossary, term
 
-__all__ = ["EXAMPLES", "SOURCES", "Example", "example", "examples", "load_collection"]
+__all__ = [
+    "EXAMPLES",
+    "SOURCES",
+    "Example",
+    "example",
+    "examples",
+    "glossary",
+    "load_collection",
+    "term",
+]

@@ -25,7 +25,9 @@ z = ...  # your answer
 <BLANKLINE>
 def f(a, b=2):
     \"\"\"Say hello.\"\"\"
-    raise NotImplementedError('write this function')
+    raise NotImplementedError("write this function")
+<BLANKLINE>
+<BLANKLINE>
 """
 
 from __future__ import annotations
@@ -89,14 +91,17 @@ def placeholder(block: str) -> str:
             doc = ast.get_docstring(node, clean=False)
             if doc:
                 lines.append(f'    """{doc}"""')
-            lines.append("    raise NotImplementedError('write this function')")
+            lines.append('    raise NotImplementedError("write this function")')
             parts.append(("\n" if parts else "") + "\n".join(lines))
     for i in range(1, len(parts)):  # a blank line after the imports, as in the solution
         if parts[i - 1].startswith(("import ", "from ")) and not parts[i].startswith(
             ("import ", "from ", "\n")
         ):
             parts[i] = "\n" + parts[i]
-    return "\n".join(parts) if parts else "# your code here"
+    text = "\n".join(parts) if parts else "# your code here"
+    if tree.body and isinstance(tree.body[-1], ast.FunctionDef):
+        text += "\n\n"  # two blank lines after a function, as ruff format wants
+    return text
 
 
 def _strip(text: str, begin: str, end: str, replace, where: str) -> str:
@@ -131,7 +136,7 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
     for index, cell in enumerate(solution.cells):
         where = f"{name}, cell {index}"
         if cell.cell_type == "code":
-            source = _strip(cell.source, BEGIN, END, placeholder, where)
+            source = _strip(cell.source, BEGIN, END, placeholder, where).rstrip()
             notebook.cells.append(
                 nbformat.v4.new_code_cell(source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]})
             )
