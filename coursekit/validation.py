@@ -201,3 +201,13 @@ def as_id_set(items: Any, name: str) -> set:
     if not isinstance(items, Iterable):
         raise TypeError(f"{name} must be a collection of document ids, got {type(items).__name__}")
     return set(items)
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """A seeded source of randomness: a ``numpy.random.Generator``, never a global state."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            "rng must be a numpy.random.Generator, e.g. numpy.random.default_rng(42), "
+            f"got {type(rng).__name__}"
+        )
+    return rng

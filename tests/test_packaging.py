@@ -22,6 +22,12 @@ MEASURE_MODULES = [
     "measures.recall_oriented",
     "measures.correlation",
     "measures.significance",
+    "measures.agreement",
+    "measures.incomplete",
+    "measures.user",
+    "measures.clicks",
+    "measures.interleaving",
+    "measures.online",
 ]
 # Entries of environment.yml that are not dependencies of the package.
 NOT_DEPENDENCIES = {"python", "pip"}

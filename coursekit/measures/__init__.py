@@ -6,11 +6,17 @@
 - :mod:`.graded`: CG, DCG, nDCG and their curves (chapter 05);
 - :mod:`.recall_oriented`: R_norm, PRES, MOR (chapter 06);
 - :mod:`.correlation`: Spearman's rho, Kendall's tau (chapter 07);
-- :mod:`.significance`: gain, paired t-test, Wilcoxon, randomization test, bootstrap (chapter 08).
+- :mod:`.significance`: gain, paired t-test, Wilcoxon, randomization test, bootstrap (chapter 08);
+- :mod:`.agreement`: Cohen's and Fleiss' kappa; :mod:`.incomplete`: bpref, infAP, condensed
+  lists (chapter 09);
+- :mod:`.user`: RBP, ERR; :mod:`.clicks`, :mod:`.interleaving`, :mod:`.online`: click models,
+  interleaving, simulated A/B and interleaving experiments (chapter 10).
 """
 
 from __future__ import annotations
 
+from .agreement import agreement_table, cohen_kappa, fleiss_kappa, rating_table
+from .clicks import cascade_clicks, position_based_clicks
 from .correlation import aligned, kendall_tau, positions, spearman_rho
 from .graded import (
     VARIANTS,
@@ -24,6 +30,14 @@ from .graded import (
     ndcg,
     normalised_curve,
 )
+from .incomplete import bpref, condensed, infap, judge_incomplete, judgment_counts
+from .interleaving import (
+    balanced_interleave,
+    credit_balanced,
+    credit_clicks,
+    team_draft_interleave,
+)
+from .online import simulate_ab, simulate_interleaving
 from .ranked import (
     STANDARD_RECALL_LEVELS,
     average_precision,
@@ -49,32 +63,47 @@ from .significance import (
     randomization_test,
     wilcoxon_test,
 )
+from .user import RBPResult, err, rbp
 
 __all__ = [
     "Confusion",
     "MorParts",
+    "RBPResult",
     "STANDARD_RECALL_LEVELS",
     "TestResult",
     "VARIANTS",
     "accuracy",
-    "average_precision",
-    "bootstrap_ci",
+    "agreement_table",
     "aligned",
+    "average_precision",
+    "balanced_interleave",
+    "bootstrap_ci",
+    "bpref",
+    "cascade_clicks",
+    "cohen_kappa",
+    "condensed",
     "confusion",
+    "credit_balanced",
+    "credit_clicks",
     "cumulative_gain",
     "curve_area",
     "dcg",
     "dcg_curve",
     "discounted_gains",
     "e_measure",
+    "err",
     "f_measure",
     "f_prime",
+    "fleiss_kappa",
     "gain_percent",
     "geometric_mean_average_precision",
     "ideal_gains",
+    "infap",
     "interpolate_points",
     "interpolated_precision",
     "judge",
+    "judge_incomplete",
+    "judgment_counts",
     "kendall_tau",
     "mean_average_precision",
     "mean_curve",
@@ -85,17 +114,23 @@ __all__ = [
     "ndcg",
     "normalised_curve",
     "paired_t_test",
+    "position_based_clicks",
     "positions",
     "precision",
     "precision_at",
     "pres",
     "r_precision",
     "randomization_test",
+    "rating_table",
+    "rbp",
     "recall",
     "recall_at",
     "reciprocal_rank",
     "rels_from_ranks",
     "rnorm",
+    "simulate_ab",
+    "simulate_interleaving",
     "spearman_rho",
+    "team_draft_interleave",
     "wilcoxon_test",
 ]
