@@ -17,7 +17,7 @@ $(VENV)/.lab: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,book]"
 	touch $@
 
 $(VENV)/.book: pyproject.toml | $(BIN)/python
