@@ -1,8 +1,9 @@
 """The course's own test collection: documents, topics, qrels and runs as DataFrames.
 
 Files live in ``coursekit/data/collection/``: ``documents.trec`` (``<DOC><DOCNO>..</DOCNO>
-<TEXT>..</TEXT></DOC>``), ``topics.trec`` (``<top><num>..<title>..<desc>..</top>``),
-``qrels.txt`` (TREC qrels, grades 0-2) and ``runs/*.run`` (TREC runs made by :func:`make_runs`).
+<TEXT>..</TEXT></DOC>``), ``topics.trec`` (``<top><num>..<title>..<desc>..</top>``, topics
+13 on with a ``<narr>`` that is not read here), ``qrels.txt`` (TREC qrels, grades 0-3; topics
+1-12 use 0-2) and ``runs/*.run`` (TREC runs made by :func:`make_runs`). See the README there.
 """
 
 from __future__ import annotations
