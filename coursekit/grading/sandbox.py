@@ -1,0 +1,340 @@
+"""The grading sandbox: run students' code (a script, a judge, a Jupyter kernel) isolated.
+
+Built on bubblewrap (``bwrap``, Debian package ``bubblewrap``). A sandboxed command gets:
+
+* new user, PID, network, IPC, UTS and cgroup namespaces (``--unshare-all``): it sees only its
+  own processes, has only its own loopback interface (no network at all, not even the
+  grader's 127.0.0.1), cannot signal or ptrace anything outside, cannot make namespaces;
+* a file system of its own: a read-only root with ``/usr`` (and the ``/bin``, ``/lib*``
+  links), a few files of ``/etc`` (``ld.so.cache``, ``localtime``, ...), the Python
+  interpreter's prefixes and site-packages, ``coursekit``'s package directory (never the
+  repository around it: ``solutions/`` stays invisible) unless ``hide_coursekit``, the
+  ``readonly`` paths, a fresh ``/proc``, a minimal ``/dev``, size-limited tmpfs ``/tmp`` and
+  ``/dev/shm``, and ``writable`` (the submission's own folder, at its host path) read-write;
+  nothing else: no ``/home``, ``/root``, ``/run``, ``/sys``, no other ``/work`` folder;
+* no capabilities, ``no_new_privs``, a new session (no terminal injection), a cleared
+  environment (the bwrap process itself starts from ``env -i``: bwrap's PID 1 is visible
+  inside, and its ``/proc/1/environ`` would show the grader's environment);
+* one lifetime: bubblewrap's PID 1 ends the namespace, killing every process in it, when
+  the command exits (double forks, ``setsid``, ``nohup`` included) and, with
+  ``--die-with-parent``, when the bwrap process is killed: :func:`run_sandboxed` and
+  :class:`SandboxedKernelManager` kill it at the wall-time limit, and so does the grader's
+  death (a sandbox whose grader died while it started is killed by the next one's start:
+  :func:`.sandbox_cgroup.kill_orphans`).
+
+Files the sandboxed code wrote are the student's: read them with :func:`read_output`, which
+follows no symbolic link (a result file may point at the answer keys) and reads no FIFO.
+
+Memory and process counts (:func:`enforcement`, :meth:`Limits.describe`):
+
+* ``cgroup2`` / ``cgroup1``: a fresh cgroup per sandbox (:mod:`.sandbox_cgroup`) limits the
+  memory of the whole process tree (tmpfs pages included) and its task count (``pids.max``;
+  threads count). Used when a delegated writable cgroup v2 with ``memory`` and ``pids`` is
+  found, or, on hybrid hosts as root, the v1 ``memory`` and ``pids`` hierarchies.
+* ``rlimit`` (no usable cgroup, not root): ``RLIMIT_AS`` per process (the total is *not*
+  limited) and ``RLIMIT_NPROC``. RLIMIT_NPROC is charged per (user namespace, uid) since
+  Linux 5.14: inside the sandbox's fresh user namespace it counts the sandbox's processes
+  only, not the user's other processes on the host (checked: with 30 ``sleep`` of the same
+  uid outside and ``RLIMIT_NPROC=20``, the host refuses a fork, the sandbox allows 10 and
+  stops at 20). Older kernels count all the user's processes.
+* As root without a usable cgroup the sandbox is refused (:func:`sandbox_available`): the
+  kernel never applies RLIMIT_NPROC to host uid 0, and ``bwrap --uid N`` only renames uid 0
+  inside the namespace (checked: ``--uid 1000`` with ``RLIMIT_NPROC=20`` still forked 40).
+
+Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr.
+Threads: ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` are 1 unless
+``env`` says otherwise, since the task limit counts threads.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import sandbox_cgroup, sandbox_fs
+
+INSTALL = "bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
+_BWRAP_BASE = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
+_SANDBOX_UID = "1000"
+_MARKER = ["--setenv", "COURSEKIT_SANDBOX", "1"]  # finds the sandboxes' bwrap processes
+# applies the rlimits, then becomes the command (python -I -S: no site, nothing imported)
+_LAUNCH = (
+    "import os,resource as r,sys\n"
+    "for n,v in zip(('AS','NPROC','FSIZE','CORE'),sys.argv[1:5]):\n"
+    " k,v=getattr(r,'RLIMIT_'+n),int(v)\n"
+    " h=r.getrlimit(k)[1]\n"
+    " if v>=0:r.setrlimit(k,(v if h<0 else min(v,h),)*2)\n"
+    "os.execvp(sys.argv[5],sys.argv[5:])"
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resources of one sandbox (see :func:`describe_enforcement` for how they are held)."""
+
+    memory_mb: int = 1024  # the whole process tree (per process without a cgroup)
+    processes: int = 64  # tasks of the command, threads included (+2 for bwrap's own)
+    tmp_mb: int = 64  # the private /tmp (and /dev/shm) tmpfs
+    file_mb: int = 64  # largest file a process may write
+    wall_seconds: float = 60.0  # then everything is killed
+
+    def __post_init__(self) -> None:
+        for name in ("memory_mb", "processes", "tmp_mb", "file_mb", "wall_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Limits.{name} must be positive")
+
+    def describe(self) -> str:
+        """How these limits are enforced on this machine, in one sentence per limit."""
+        return describe_enforcement(self)
+
+
+def enforcement() -> str:
+    """``"cgroup2"``, ``"cgroup1"`` or ``"rlimit"``: what limits memory and processes here."""
+    parent = sandbox_cgroup.cgroup_parent()
+    return f"cgroup{parent.version}" if parent else "rlimit"
+
+
+def describe_enforcement(limits: Limits) -> str:
+    """How ``limits`` are enforced on this machine (for the README and the grader's log)."""
+    kind = enforcement()
+    if kind == "rlimit":
+        memory = f"{limits.memory_mb} MB of address space per process (RLIMIT_AS; no total)"
+        tasks = f"{limits.processes} processes and threads (RLIMIT_NPROC in the user namespace)"
+    else:
+        memory = f"{limits.memory_mb} MB for the whole process tree ({kind} memory controller)"
+        tasks = f"{limits.processes} processes and threads in all ({kind} pids.max)"
+    return (
+        f"memory: {memory}; processes: {tasks}; /tmp: a {limits.tmp_mb} MB tmpfs; "
+        f"files: at most {limits.file_mb} MB each (RLIMIT_FSIZE); wall time: "
+        f"{limits.wall_seconds:g} s, then the sandbox's PID namespace is killed"
+    )
+
+
+@functools.cache
+def _try_bwrap(bwrap: str) -> str | None:
+    command = [bwrap, *_BWRAP_BASE, "--ro-bind", "/", "/", "true"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=30, env={})
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap could not be run: {error}"
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip()
+        return (
+            f"bwrap cannot create the sandbox's namespaces ({message}): unprivileged user "
+            "namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or "
+            "kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu)"
+        )
+    return None
+
+
+def sandbox_available() -> str | None:
+    """None if sandboxes can run here, else why not."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return f"bwrap is not installed: install {INSTALL}"
+    reason = _try_bwrap(bwrap)
+    if reason is None and os.geteuid() == 0 and enforcement() == "rlimit":
+        reason = (
+            "running as root without a writable cgroup (memory and pids): the process "
+            "limit cannot be enforced (RLIMIT_NPROC does not apply to uid 0)"
+        )
+    return reason
+
+
+def require_sandbox() -> None:
+    """Raise a RuntimeError saying what to install or enable if sandboxes cannot run here."""
+    reason = sandbox_available()
+    if reason is not None:
+        raise RuntimeError(f"the grading sandbox cannot run: {reason}. It needs {INSTALL}.")
+
+
+def _no_cgroups(pid: int) -> list[Path]:
+    return []
+
+
+def _build(
+    argv: Sequence[str],
+    *,
+    writable: Path,
+    readonly: Sequence[Path] = (),
+    limits: Limits,
+    hide_coursekit: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> tuple[list[str], Callable[[int], list[Path]]]:
+    """The sandbox's command line, and a function giving the cgroup directories it makes
+    when run as a given PID."""
+    if not argv:
+        raise ValueError("no command to run in the sandbox")
+    writable = Path(os.path.abspath(writable))
+    if not writable.is_dir():
+        raise ValueError(f"{writable} is not a directory")
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise RuntimeError(f"bwrap is not installed: install {INSTALL}")
+    sandbox_cgroup.kill_orphans("\0".join(_MARKER).encode())
+    env_binary = shutil.which("env") or "/usr/bin/env"
+    command = [bwrap, *_BWRAP_BASE, "--new-session", "--cap-drop", "ALL"]
+    command += ["--uid", _SANDBOX_UID, "--gid", _SANDBOX_UID, "--hostname", "sandbox"]
+    command += sandbox_fs.mounts(writable, readonly, limits.tmp_mb << 20, hide_coursekit)
+    command += ["--chdir", str(writable), "--clearenv", *_MARKER]
+    for name, value in sandbox_fs.environment(env).items():
+        command += ["--setenv", name, value]
+    parent = sandbox_cgroup.cgroup_parent()
+    memory = -1 if parent else limits.memory_mb << 20
+    rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0]
+    command += ["--", sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
+    cgroups = _no_cgroups
+    if parent is not None:
+        command, cgroups = sandbox_cgroup.wrap(
+            parent, limits.memory_mb << 20, limits.processes + 2, command
+        )
+    return [env_binary, "-i", *command], cgroups
+
+
+def sandbox_command(
+    argv: Sequence[str],
+    *,
+    writable: Path,
+    readonly: Sequence[Path] = (),
+    limits: Limits,
+    hide_coursekit: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The command line running ``argv`` in a sandbox (see the module's docstring).
+
+    ``writable`` is bound read-write at its own path and is the working directory;
+    ``readonly`` paths are bound read-only at their own paths; ``env`` is added to the
+    sandbox's small environment. With ``hide_coursekit``, coursekit cannot be imported.
+    The command does not stop at ``limits.wall_seconds`` by itself: kill it then (killing
+    its process kills the whole sandbox), as :func:`run_sandboxed` does. It can be run more
+    than once. With a cgroup, each run leaves an empty cgroup directory, removed by later
+    sandboxes.
+    """
+    command, _ = _build(
+        argv,
+        writable=writable,
+        readonly=readonly,
+        limits=limits,
+        hide_coursekit=hide_coursekit,
+        env=env,
+    )
+    return command
+
+
+class SandboxResult(subprocess.CompletedProcess):
+    """A finished sandboxed run: ``returncode``, ``stdout``, ``stderr`` (bytes, truncated to
+    ``max_output``), ``timed_out`` (killed at the wall-time limit) and ``seconds``."""
+
+    def __init__(
+        self,
+        args: list[str],
+        returncode: int,
+        stdout: bytes,
+        stderr: bytes,
+        *,
+        timed_out: bool = False,
+        seconds: float = 0.0,
+    ) -> None:
+        super().__init__(args, returncode, stdout, stderr)
+        self.timed_out = timed_out
+        self.seconds = seconds
+
+
+def run_sandboxed(
+    argv: Sequence[str],
+    *,
+    writable: Path,
+    readonly: Sequence[Path] = (),
+    limits: Limits | None = None,
+    hide_coursekit: bool = False,
+    env: Mapping[str, str] | None = None,
+    input: bytes | None = None,
+    max_output: int = 1 << 20,
+) -> SandboxResult:
+    """Run ``argv`` in a sandbox (:func:`sandbox_command`) and wait for it, at most
+    ``limits.wall_seconds``: then the whole sandbox is killed and ``timed_out`` is set."""
+    limits = limits or Limits()
+    command, cgroups = _build(
+        argv,
+        writable=writable,
+        readonly=readonly,
+        limits=limits,
+        hide_coursekit=hide_coursekit,
+        env=env,
+    )
+    timed_out = False
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+        try:
+            process.communicate(input, timeout=limits.wall_seconds)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            if process.poll() is None:
+                process.kill()  # bwrap's PID 1 dies with it, and every process in the sandbox
+                process.wait()
+            sandbox_cgroup.remove(cgroups(process.pid))
+        seconds = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(max_output), err.read(max_output)
+    return SandboxResult(
+        command, process.returncode, stdout, stderr, timed_out=timed_out, seconds=seconds
+    )
+
+
+def read_output(writable: Path, name: str | Path, max_bytes: int = 1 << 20) -> bytes:
+    """The first ``max_bytes`` of the file ``name`` the sandbox wrote in ``writable``.
+
+    Read as the sandboxed code left it, without following links: a result file may have been
+    replaced by a symbolic link to a host file (the answer keys), a FIFO or a folder; all
+    raise OSError here instead of being read by the grader's own rights.
+    """
+    parts = Path(name).parts
+    if not parts or Path(name).is_absolute() or ".." in parts:
+        raise ValueError(f"{name} is not a path inside writable")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(writable, flags | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, flags | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        inner = os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{name} is not a regular file")
+        chunks, left = [], max_bytes
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def __getattr__(name: str) -> Any:
+    # SandboxedKernelManager needs jupyter_client, which only the lab and test extras install
+    if name == "SandboxedKernelManager":
+        from .sandbox_kernel import SandboxedKernelManager
+
+        return SandboxedKernelManager
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
