@@ -24,8 +24,11 @@ $(VENV)/.book: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[book]"
 	touch $@
 
+# The server's root is the course folder (notebooks/, exercises/, solutions/ all reachable),
+# with chapter 00 open. As root (a container), Jupyter refuses to start without --allow-root:
+#   make lab LAB_FLAGS=--allow-root
 lab: $(VENV)/.lab
-	$(BIN)/jupyter lab notebooks/00_introduction.ipynb
+	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_FLAGS) notebooks/00_introduction.ipynb
 
 # One pytest run: unit, property and doctests, reference cross-checks, and nbval over the
 # committed notebooks (nbval re-executes each notebook and compares with its stored outputs).

@@ -6,8 +6,9 @@ relevance toggler from the page (which ranks are pressed, how many relevant docu
 clicks one rank, and checks that the AP readout in the page changes to the value coursekit gives
 for the new judgments. A second test opens ``notebooks/08_comparing_systems.ipynb`` in
 JupyterLab, chooses another system B in the comparison widget's menu and checks the readout's
-mean of B and difference of means against coursekit. A screenshot of each run goes to
-``test-artifacts/``.
+mean of B and difference of means against coursekit. A third test checks the contrast of
+an erratum box and a readout in the dark theme; a fourth, that no slide (``tools/slides.py``) is
+taller than a 1280 x 720 screen. Screenshots go to ``test-artifacts/``.
 
 Chromium is Debian's package (``apt-get install chromium``; Playwright downloads no browser).
 Without it the test is skipped, unless ``COURSEKIT_REQUIRE_BROWSER=1`` (as ``.ci/run`` sets),
@@ -16,6 +17,8 @@ in which case a missing browser is a failure: in CI this test must really run.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import secrets
@@ -34,6 +37,9 @@ import coursekit as ck
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
+slides = importlib.util.module_from_spec(_spec)  # the slide rules and their measurement
+_spec.loader.exec_module(slides)
 NOTEBOOK = os.environ.get("COURSEKIT_BROWSER_NOTEBOOK", "notebooks/02_curves_interpolation.ipynb")
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -79,6 +85,10 @@ def jupyter_server(tmp_path_factory):
         _missing("jupyterlab is not installed")
     root = tmp_path_factory.mktemp("served")
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    # every cell rendered, in view or not (the slide measurement reads each cell's height)
+    tracker = root / "settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
     port, token = _free_port(), secrets.token_hex(16)
     log = open(root / "jupyter.log", "w")  # noqa: SIM115 - closed at teardown
     process = subprocess.Popen(
@@ -313,3 +323,77 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
     }
     assert mean_b == pytest.approx(round(means[b], 4), abs=5e-5)
     assert difference == pytest.approx(round(means[b] - means[a], 4), abs=1.5e-4)
+
+
+# --- the dark theme ------------------------------------------------------------------------------
+
+CONTRAST = """(selector) => {  // the lowest WCAG contrast of the element's text on its background
+    const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+    const f = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    const lum = ([r, g, b]) => 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    const el = [...document.querySelectorAll(selector)].find(e => e.offsetParent);  // shown
+    let bg = el, back = [0, 0, 0];
+    for (; bg; bg = bg.parentElement) {  // the first opaque background behind the element
+        const c = rgb(getComputedStyle(bg).backgroundColor);
+        if (c.length === 3 || c[3] > 0.5) { back = c; break; }
+    }
+    return Math.min(...[...el.querySelectorAll('*'), el].map(e => {
+        const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(back)].sort((x, y) => y - x);
+        return (a + 0.05) / (b + 0.05);
+    }));
+}"""
+
+
+def test_erratum_box_and_readout_are_readable_in_the_dark_theme(jupyter_server, browser):
+    """JupyterLab Dark: an erratum box and a widget's readout, as coursekit draws them now, keep a
+    text/background contrast ratio of at least 4.5."""
+    import nbformat
+
+    base, token, served = jupyter_server
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": ""}})
+    cells = [
+        'import coursekit as ck\nck.display.erratum("s", "M", 1, 0, "c")',
+        "ck.widgets.RelevanceToggler([1])",
+    ]
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nbformat.write(nb, served / "dark.ipynb")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/lab/tree/dark.ipynb?token={token}", timeout=90_000)
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+        page.wait_for_function("() => jupyterapp.commands.hasCommand('apputils:change-theme')")
+        page.evaluate(
+            "() => jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})"
+        )
+        page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
+        _run_all(page, "dark.ipynb")
+        page.locator(".coursekit-erratum:visible").first.wait_for(timeout=60_000)
+        page.locator(".coursekit-readout table:visible").first.wait_for(timeout=60_000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-dark-theme.png"))
+        erratum_ratio = page.evaluate(CONTRAST, ".coursekit-erratum")
+        readout_ratio = page.evaluate(CONTRAST, ".coursekit-readout table")
+    finally:
+        context.close()
+    assert erratum_ratio >= 4.5, f"erratum box: contrast {erratum_ratio:.2f}"
+    assert readout_ratio >= 4.5, f"widget readout: contrast {readout_ratio:.2f}"
+
+
+# --- the slides --------------------------------------------------------------------------------
+
+
+def test_no_slide_is_taller_than_a_1280x720_screen(jupyter_server, browser):
+    """Every chapter's deck, measured in JupyterLab at 1280 px wide with the lecture font size:
+    the cells of a (sub)slide must add up to at most 720 px. A single cell taller than the screen
+    cannot be split by slide metadata: it scrolls (``rise.scroll``) and is listed in
+    ``test-artifacts/slides.json`` with the other measurements. One slide is screenshot in RISE."""
+    base, token, served = jupyter_server
+    context = browser.new_context(viewport=slides.SCREEN)
+    try:
+        report = slides.measure_chapters(context.new_page(), base, token, served, ARTIFACTS)
+    finally:
+        context.close()
+    (ARTIFACTS / "slides.json").write_text(json.dumps(report, indent=1))
+    too_tall = {name: r["too tall"] for name, r in report.items() if r["too tall"]}
+    assert not too_tall, f"slides taller than 720 px (chapter: [(slide, px)]): {too_tall}"

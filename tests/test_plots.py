@@ -26,3 +26,35 @@ def test_per_query_bars_colours_and_legend_do_not_depend_on_the_first_bar(first)
     assert [h.get_facecolor() for h in legend.legend_handles] == [blue, red]
     assert ax.get_ylabel() == "AP (B − A)" and ax.get_xlabel() == "query"
     plt.close(fig)
+
+
+def test_labelled_scatter_keeps_every_label_inside_the_axes():
+    fig, ax = plt.subplots(figsize=(6, 4))
+    x = {f"S{i:02d}": 0.1 + 0.02 * i for i in range(1, 16)}
+    y = {name: 0.3 + 0.01 * i for i, name in enumerate(x)}
+    plots.labelled_scatter(x, y, ax=ax, title="MAP against R@100", xlabel="MAP", ylabel="R@100")
+    fig.canvas.draw()
+    box = ax.get_window_extent()
+    for text in ax.texts:
+        extent = text.get_window_extent()
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1, text.get_text()
+    assert min(t.get_fontsize() for t in ax.texts) >= 0.8 * plt.rcParams["font.size"]
+    plt.close(fig)
+
+
+def test_found_by_rank_puts_the_legend_beside_the_data_with_whole_number_ticks():
+    fig, ax = plt.subplots(figsize=(6, 4))
+    rels = {f"system {i}": [1, 0, 1, 1] + [0] * 96 for i in range(1, 6)}
+    plots.found_by_rank(rels, n_relevant=4, n_max=100, ax=ax)
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # right of the axes: over no data
+    assert list(ax.get_yticks()) == [0, 1, 2, 3, 4]
+    plt.close(fig)
+
+
+def test_recall_rank_counts_documents_with_whole_numbers():
+    fig, ax = plt.subplots(figsize=(6, 4))
+    plots.recall_rank([1, 0, 0, 1], n_relevant=3, n_max=10, ax=ax)
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+    plt.close(fig)

@@ -279,3 +279,82 @@ def test_set_based_bars_after_a_change_equal_a_fresh_drawing():
     changed.set_counts(tp=3, fp=9)
     fresh = widgets.SetBasedExplorer(tp=3, fp=9)
     assert np.array_equal(pixels(changed.image.value), pixels(fresh.image.value))
+
+
+# --- clones, labels, messages, the lecture look ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make, click",
+    [
+        (lambda: widgets.SetBasedExplorer(tp=4, fp=2, fn=11, tn=81), lambda x: x.set_counts(tp=9)),
+        (lambda: widgets.RelevanceToggler([1, 0, 1]), lambda x: x.toggle(2)),
+        (lambda: widgets.GradedJudgments((3, 0, 2)), lambda x: x.set_variant("burges")),
+        (lambda: widgets.RecallOriented(), lambda x: x.load("system 3")),
+        (lambda: widgets.RankCorrelation(("A", "B", "C")), lambda x: x.swap(1, 1)),
+    ],
+)
+def test_a_clone_is_clicked_the_shown_widget_keeps_its_state(make, click):
+    shown = make()
+    before = dict(shown.values)
+    clone = shown.clone()
+    assert clone.values == before and clone is not shown
+    click(clone)
+    assert shown.values == before and clone.values != before
+
+
+def test_set_based_sliders_fit_their_values():
+    explorer = widgets.SetBasedExplorer(tp=4, fp=2, fn=11, tn=81)
+    assert [s.max for s in explorer.sliders.values()] == [20, 20, 30, 170]
+    explorer.set_counts(tp=300)
+    assert explorer.sliders["tp"].value == 300
+    explorer.set_counts(beta=2**-0.25)
+    assert "F_beta (beta=0.841)" in explorer.values
+
+
+def test_graded_variant_buttons_show_readable_names_and_keep_the_codes():
+    graded = widgets.GradedJudgments((3, 0, 2), variant="trec")
+    assert graded.variant._options_labels[0] == "Järvelin & Kekäläinen (2002)"
+    assert graded.variant.value == "trec"
+    assert list(graded.variant.icons) == ["", "check", ""]
+
+
+def test_recall_oriented_bad_input_marks_the_readout_and_hides_the_figure():
+    explorer = widgets.RecallOriented()
+    explorer.ranks.value = "1, x, 3"
+    assert "“x” is not a rank" in explorer.message.value
+    assert "line-through" in explorer.readout_html.value
+    assert explorer.image.layout.visibility == "hidden"
+    explorer.ranks.value = "1, 3"
+    assert explorer.message.value == "" and "line-through" not in explorer.readout_html.value
+    assert explorer.image.layout.visibility != "hidden"
+
+
+def test_lecture_mode_enlarges_widget_figures_and_readouts():
+    from coursekit.views import lecture_mode, style
+
+    small = widgets.RelevanceToggler([1, 0, 1])
+    lecture_mode()
+    try:
+        big = widgets.RelevanceToggler([1, 0, 1])
+        assert pixels(big.image.value).shape[1] > 1.4 * pixels(small.image.value).shape[1]
+        assert "1.3em" in big.readout_html.value
+        assert style.smallest_font_px() >= 16
+    finally:
+        lecture_mode(False)
+    assert style.current() == "default"
+
+
+def test_erratum_box_uses_the_theme_colours():
+    from coursekit.views.display import erratum
+
+    box = erratum("s", "q", 1, 2, "c")._repr_html_()
+    assert "var(--jp-content-font-color1" in box and "var(--jp-layout-color2" in box
+
+
+def test_relevance_toggler_table_is_sideways_with_two_decimals_and_scrolls():
+    toggler = widgets.RelevanceToggler(rels=[1, 0, 1] * 7, n_relevant=15)
+    table = toggler.table_html.value
+    assert "overflow-x:auto" in table
+    assert ">0.67<" in table and ">0.667<" not in table  # P(3) = 2/3, to 2 decimals
+    assert table.count("<tr>") == 5  # rank, relevant, TP, P(k), R(k)

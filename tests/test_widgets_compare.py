@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import re
 
 import ipywidgets as w
 import numpy as np
@@ -53,9 +54,30 @@ def pixels(png: bytes) -> np.ndarray:
 def readout_numbers(text: str) -> dict[str, float]:
     lines = text.splitlines()[1:]  # the first line names A, B and the measure
     return {
-        name: float(value)
+        name: float(value.removesuffix(" %"))
         for name, value in (line.split(" = ") for line in lines if not line.startswith("note:"))
     }
+
+
+def test_gain_is_a_percentage_with_its_sign():
+    view = CompareSystems(tables(), a="base", b="new")
+    line = next(x for x in view.readout().splitlines() if x.startswith("gain %"))
+    assert re.fullmatch(r"gain % \(B over A\) = -?\d+\.\d\d %", line)
+    assert line.endswith(f"{view.values['gain % (B over A)']:.2f} %")
+
+
+def test_the_y_axis_fits_the_differences_symmetrically():
+    frame = pd.DataFrame({"x": [0.5, 0.5, 0.5], "y": [0.5056, 0.5, 0.4990]}, index=["a", "b", "c"])
+    view = CompareSystems({"AP": frame}, a="x", b="y")
+    low, high = view._canvas.ax.get_ylim()
+    assert low == -high and 0.0056 < high <= 0.01
+
+
+def test_the_image_keeps_its_aspect_ratio_in_the_flex_box():
+    view = CompareSystems(tables())
+    layout = view.image.layout
+    assert layout.height == "auto" and layout.align_self == "flex-start"
+    assert layout.flex == "0 0 auto"
 
 
 def exact_randomization_p(a, b) -> float:
@@ -290,3 +312,12 @@ def test_show_static_displays_picture_and_readout(monkeypatch):
     view.show_static()
     assert [type(obj).__name__ for obj in shown] == ["Image", "HTML"]
     assert "B: other" in shown[1].data
+
+
+def test_a_clone_changes_without_changing_the_widget_shown():
+    shown = CompareSystems(tables(), a="base", b="new", measure="AP")
+    before = shown.readout()
+    clone = shown.clone()
+    clone.select(a="new", b="other", measure="P@5")
+    assert shown.readout() == before
+    assert clone.readout() != before and clone.n_resamples == shown.n_resamples

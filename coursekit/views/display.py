@@ -1,5 +1,8 @@
 """Boxes for the notebooks: an erratum shows a printed value beside the recomputed one.
 
+The box takes its colours from the JupyterLab theme's CSS variables (``--jp-…``), with light
+fallbacks elsewhere (GitHub, HTML exports), so that it stays readable in a dark theme.
+
 The box is built in a code cell from a value that a coursekit call has just computed, so the
 corrected number on the page always comes from code (and nbval checks it).
 """
@@ -46,7 +49,10 @@ class Erratum:
     def _repr_html_(self) -> str:
         e = html.escape
         return (
-            '<div style="border-left: 6px solid #d9534f; background: #fdf2f2; '
+            '<div class="coursekit-erratum" style="'
+            "border-left: 6px solid var(--jp-error-color1, #d9534f); "
+            "background: var(--jp-layout-color2, #fdf2f2); "
+            "color: var(--jp-content-font-color1, #1a1a1a); "
             'padding: 0.5em 1em; margin: 0.5em 0;">'
             f"<b>⚠ Erratum</b> — <i>{e(self.source)}</i><br>"
             f"<b>{e(self.quantity)}</b>: printed <code>{e(_format(self.printed, 6))}</code>, "

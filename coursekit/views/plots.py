@@ -29,6 +29,8 @@ __all__ = [
     "recall_rank",
     "per_query_bars",
     "value_bars",
+    "labelled_scatter",
+    "found_by_rank",
     "figure_png",
     "rgba_png",
 ]
@@ -37,13 +39,14 @@ __all__ = [
 FIGSIZE = (6.0, 4.0)
 
 
-def new_axes(ax: Axes | None = None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
-    """Return ``ax``, or the axes of a new figure of size ``figsize``."""
+def new_axes(ax: Axes | None = None, figsize: tuple[float, float] | None = None) -> Axes:
+    """Return ``ax``, or the axes of a new figure of size ``figsize`` (default ``FIGSIZE``;
+    its pixels and fonts follow the look of :mod:`coursekit.views.style`)."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    _, ax = plt.subplots(figsize=figsize)
+    _, ax = plt.subplots(figsize=figsize or FIGSIZE)
     return ax
 
 
@@ -150,6 +153,9 @@ def recall_rank(
         ylim=(-0.1, n_relevant + 0.3),
         legend_loc=legend_loc,
     )
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # documents are counted: 0, 1, 2 ...
     return ax
 
 
@@ -192,6 +198,68 @@ def value_bars(
     ax.set_yticks(positions, labels)
     _finish(ax, title, xlabel, "", xlim=(0, 1.02), ylim=None, legend_loc=legend_loc)
     ax.get_legend().remove()  # one series, named by the title: no legend needed
+    return ax
+
+
+def labelled_scatter(
+    x: Mapping[str, float],
+    y: Mapping[str, float],
+    ax: Axes | None = None,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    label: str = "system",
+) -> Axes:
+    """A point per name (name -> x, name -> y), each labelled with its name in the legend's
+    font size; labels near the right edge go to the left of their point, and the margins keep
+    every label inside the axes."""
+    ax = new_axes(ax)
+    names = list(x)
+    xs = np.array([x[n] for n in names], dtype=float)
+    ys = np.array([y[n] for n in names], dtype=float)
+    ax.scatter(xs, ys, color="C0", label=label)
+    span = float(np.ptp(xs)) or 1.0
+    for name, px, py in zip(names, xs, ys, strict=True):
+        right = px > xs.min() + 0.8 * span
+        ax.annotate(
+            str(name),
+            (px, py),
+            fontsize="small",
+            xytext=(-4 if right else 4, 3),
+            textcoords="offset points",
+            ha="right" if right else "left",
+        )
+    ax.margins(x=0.12, y=0.12)
+    _finish(ax, title, xlabel, ylabel, xlim=None, ylim=None, legend_loc="lower right")
+    return ax
+
+
+def found_by_rank(
+    rels: Mapping[str, Sequence[float]],
+    n_relevant: int,
+    n_max: int,
+    ax: Axes | None = None,
+    title: str = "Relevant documents found by rank",
+) -> Axes:
+    """Several systems' relevant documents found by rank (name -> judgments), each shifted a
+    little so that equal steps stay visible; whole numbers on the y axis, and the legend beside
+    the axes, away from the data."""
+    ax = new_axes(ax)
+    for i, (name, values) in enumerate(rels.items()):
+        found = np.concatenate([[0], np.cumsum(np.asarray(values, dtype=float)[:n_max] >= 1)])
+        shift = 0.05 * (i - (len(rels) - 1) / 2)
+        ax.step(np.arange(found.size), found + shift, where="post", lw=2, label=str(name))
+    ax.set_yticks(range(n_relevant + 1))
+    _finish(
+        ax,
+        title,
+        "rank",
+        "relevant documents found",
+        xlim=(0, n_max + 1),
+        ylim=(-0.2, n_relevant + 0.2),
+        legend_loc="upper left",
+    )
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
     return ax
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from ..measures.correlation import aligned
 from ..validation import as_binary, check_n_relevant
 
-__all__ = ["concordant_pairs", "pr_table"]
+__all__ = ["Sideways", "concordant_pairs", "pr_table", "sideways"]
 
 
 def pr_table(rels: Sequence[float], n_relevant: int) -> pd.DataFrame:
@@ -44,6 +44,59 @@ def pr_table(rels: Sequence[float], n_relevant: int) -> pd.DataFrame:
             "recall": recall,
         }
     )
+
+
+class Sideways:
+    """A table turned sideways (one column per row of the original) for a notebook: numbers
+    with a fixed number of decimals, counts as integers, booleans as ✓ and ·, and, in HTML, a
+    horizontal scroll bar inside the output area instead of a table wider than the page."""
+
+    def __init__(self, frame: pd.DataFrame, digits: int = 2) -> None:
+        self.frame, self.digits = frame, digits
+
+    def _cells(self) -> dict[str, list[str]]:
+        def text(value: Any) -> str:
+            if isinstance(value, (bool, np.bool_)):
+                return "✓" if value else "·"
+            if isinstance(value, (int, np.integer)):
+                return str(value)
+            if isinstance(value, (float, np.floating)):
+                return f"{value:.{self.digits}f}"
+            return str(value)
+
+        return {str(c): [text(v) for v in self.frame[c].tolist()] for c in self.frame.columns}
+
+    def __repr__(self) -> str:
+        cells = self._cells()
+        width = max(len(name) for name in cells)
+        return "\n".join(
+            f"{n:<{width}}  " + " ".join(f"{v:>5}" for v in vs) for n, vs in cells.items()
+        )
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(name)}</th>"
+            + "".join(f"<td style='text-align:right'>{html.escape(v)}</td>" for v in values)
+            + "</tr>"
+            for name, values in self._cells().items()
+        )
+        return (
+            "<div style='max-width:100%;overflow-x:auto'>"
+            f"<table style='font-variant-numeric:tabular-nums'>{rows}</table></div>"
+        )
+
+
+def sideways(frame: pd.DataFrame, digits: int = 2) -> Sideways:
+    """``frame`` turned sideways for reading (see :class:`Sideways`).
+
+    >>> sideways(pr_table([1, 0, 1], n_relevant=3)[["k", "relevant", "precision"]])
+    k          1     2     3
+    relevant   ✓     ·     ✓
+    precision 1.00  0.50  0.67
+    """
+    return Sideways(frame, digits)
 
 
 def concordant_pairs(

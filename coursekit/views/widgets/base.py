@@ -20,19 +20,32 @@ import numpy as np
 
 from .. import plots
 
-__all__ = ["BlitCanvas", "Widget", "frame_html", "nice_limit", "number", "table_html"]
+__all__ = [
+    "BlitCanvas",
+    "Widget",
+    "figure_box",
+    "frame_html",
+    "image_widget",
+    "nice_limit",
+    "number",
+    "table_html",
+]
 
-FIGSIZE = (5.0, 3.4)
 SMALL = w.Layout(width="auto")
+KEPT_CANVASES = 6
 
-FIGSIZE = (5.0, 3.4)
-SMALL = w.Layout(width="auto")
+#: Readouts, messages and notes: colours of the JupyterLab theme (light fallbacks elsewhere).
+TEXT = "var(--jp-content-font-color1, #111)"
+ERROR = "var(--jp-error-color1, #b00)"
+MUTED = "var(--jp-content-font-color3, #777)"
 
 
 def new_figure():
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=FIGSIZE)
+    from .. import style
+
+    figure = Figure(figsize=style.widget_figsize(), dpi=style.DPI)
     figure.subplots_adjust(left=0.13, right=0.97, top=0.9, bottom=0.15)  # no layout engine:
     return figure, figure.subplots()  # a layout pass would draw the figure twice
 
@@ -46,6 +59,9 @@ class BlitCanvas:
     legend, without the data lines) is kept as a bitmap. For a new drawing with the same key,
     ``draw`` runs on a scratch axes that is never rendered, and only its data lines are copied
     over the kept frame: the same picture, at a fraction of the cost of drawing text and ticks.
+    Faster still, ``data`` (a function) gives the new data of each kept artist directly, in the
+    order of the axes' lines then patches: an ``(x, y)`` pair for a line, a dict of setters
+    (``{"height": h, "facecolor": c}``) for a bar, ``None`` to keep the artist as it is.
     """
 
     def __init__(self) -> None:
@@ -58,13 +74,27 @@ class BlitCanvas:
         self.background = None
         self.lines: list = []
 
-    def png(self, key: Any, draw) -> bytes:
-        if key != self.key or self.background is None:
+    def png(self, key: Any, draw, data=None) -> bytes:
+        fresh_data = None
+        if data is not None and key == self.key and self.background is not None:
+            fresh_data = data()
+            if len(fresh_data) != len(self.lines):
+                fresh_data = None
+        if fresh_data is not None:
+            for artist, new in zip(self.lines, fresh_data, strict=True):
+                if isinstance(new, dict):
+                    for name, value in new.items():
+                        getattr(artist, f"set_{name}")(value)
+                elif new is not None:
+                    artist.set_data(*new)
+        elif key != self.key or self.background is None:
             self.ax.clear()
             draw(self.ax)
             self.lines = list(self.ax.lines) + list(self.ax.patches)  # lines and bars
             for line in self.lines:
                 line.set_animated(True)  # left out of the frame
+            if self.ax.get_legend() is not None:
+                self.ax.get_legend().get_frame().set_alpha(1.0)
             self.canvas.draw()
             self.background = self.canvas.copy_from_bbox(self.figure.bbox)
             self.key = key
@@ -82,12 +112,44 @@ class BlitCanvas:
                     artist.set_bounds(*new.get_bbox().bounds)
                     artist.set_facecolor(new.get_facecolor())
         self.canvas.restore_region(self.background)
-        for line in self.lines:
-            self.ax.draw_artist(line)
+        from matplotlib.patches import Rectangle
+
+        bars = [a for a in self.lines if isinstance(a, Rectangle)]
+        if len(bars) > 8:  # many bars: one collection is drawn much faster than each bar
+            for line in self.lines:
+                if not isinstance(line, Rectangle):
+                    self.ax.draw_artist(line)
+            self._draw_bars(bars)
+        else:
+            for line in self.lines:
+                self.ax.draw_artist(line)
         legend = self.ax.get_legend()
-        if legend is not None:  # keep the legend above the data, as a full drawing has it
-            self.ax.draw_artist(legend)
+        if legend is not None:  # keep the legend above the data, as a full drawing has it:
+            # its frame is opaque, so its pixels are those of the frame drawn once
+            box = legend.get_window_extent()
+            x0, y0 = np.floor([box.x0, box.y0])
+            x1, y1 = np.ceil([box.x1, box.y1])
+            top, bottom = self.figure.bbox.height - y1, self.figure.bbox.height - y0  # y down
+            self.canvas.restore_region(self.background, bbox=(x0, top, x1, bottom), xy=(x0, top))
         return plots.rgba_png(np.asarray(self.canvas.buffer_rgba()))
+
+    def _draw_bars(self, bars: list) -> None:
+        from matplotlib.collections import PolyCollection
+
+        corners = [b.get_bbox() for b in bars]
+        verts = [[(c.x0, c.y0), (c.x0, c.y1), (c.x1, c.y1), (c.x1, c.y0)] for c in corners]
+        collection = PolyCollection(
+            verts,
+            facecolors=[b.get_facecolor() for b in bars],
+            edgecolors="none",
+            linewidths=0,
+            transform=self.ax.transData,
+            clip_on=True,
+        )
+        collection.set_clip_box(self.ax.bbox)
+        collection.set_figure(self.figure)
+        collection.axes = self.ax
+        self.ax.draw_artist(collection)
 
 
 def nice_limit(value: float) -> float:
@@ -100,18 +162,32 @@ def nice_limit(value: float) -> float:
     return float(10 * scale)  # pragma: no cover
 
 
-def number(value: float) -> str:
-    """A readout value: a count (an ``int``) as it is, any other number to 4 decimals."""
-    return str(value) if isinstance(value, int) else f"{value:.4f}"
+def number(value: float, name: str = "") -> str:
+    """A readout value: a count (an ``int``) as it is, a percentage (a ``name`` with ``%``) to
+    2 decimals with its sign, any other number to 4 decimals.
+
+    >>> number(3), number(0.25), number(1.00093, "gain %")
+    ('3', '0.2500', '1.00 %')
+    """
+    if isinstance(value, int):
+        return str(value)
+    if "%" in name:
+        return f"{value:.2f} %"
+    return f"{value:.4f}"
 
 
-def table_html(values: dict[str, float]) -> str:
+def table_html(values: dict[str, float], stale: bool = False) -> str:
+    """The readout table; ``stale``: greyed out and struck through (the numbers no longer match
+    the inputs, e.g. after an input that could not be read)."""
+    from .. import style
+
     rows = "".join(
         f"<tr><td style='padding-right:1em'>{html.escape(name)}</td>"
-        f"<td style='text-align:right'><b>{number(value)}</b></td></tr>"
+        f"<td style='text-align:right'><b>{number(value, name)}</b></td></tr>"
         for name, value in values.items()
     )
-    return f"<table>{rows}</table>"
+    look = f"color:{MUTED};text-decoration:line-through" if stale else f"color:{TEXT}"
+    return f"<table style='{look};font-size:{style.readout_font_size()}'>{rows}</table>"
 
 
 def frame_html(frame) -> str:
@@ -124,6 +200,32 @@ def frame_html(frame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def image_widget() -> w.Image:
+    """The Image of a widget's figure: shown at its own size (never wider than the output
+    area), with its aspect ratio kept whatever the flex box around it does."""
+    from .. import style
+
+    width = round(style.widget_figsize()[0] * style.DPI)
+    image = w.Image(
+        format="png",
+        layout=w.Layout(
+            width=f"{width}px",
+            max_width="100%",
+            height="auto",
+            flex="0 0 auto",
+            align_self="flex-start",
+            object_fit="contain",
+        ),
+    )
+    image.add_class("coursekit-figure")
+    return image
+
+
+def figure_box(image: w.Widget, readout: w.Widget) -> w.Box:
+    """The figure and the readout side by side, the readout going below when space is short."""
+    return w.HBox([image, readout], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+
+
 class Widget:
     """What every widget shares: a readout, an optional image, display and static display."""
 
@@ -132,21 +234,52 @@ class Widget:
     def __init__(self) -> None:
         self.values: dict[str, float] = {}
         self.readout_html = w.HTML(layout=w.Layout(min_width="14em"))
+        self.readout_html.add_class("coursekit-readout")  # for the browser test and benchmark
         self.image: w.Image | None = None
         self._canvas: BlitCanvas | None = None
+        self._canvases: dict[Any, BlitCanvas] = {}  # other keys' canvases, oldest first
 
-    def _render(self, draw, key: Any = None) -> None:
+    def _render(self, draw, key: Any = None, data=None) -> None:
         """Draw with ``draw(ax)`` and put the PNG into the Image widget; ``key`` names what
-        fixes the frame (title, limits, legend), drawn once per key (see :class:`BlitCanvas`)."""
-        if self._canvas is None:
-            self._canvas = BlitCanvas()
-            self.image = w.Image(format="png", layout=w.Layout(width="420px"))
-        self.image.value = self._canvas.png(key, draw)
+        fixes the frame (title, limits, legend), drawn once per key, and ``data`` gives the new
+        data of the artists directly (see :class:`BlitCanvas`)."""
+        # One canvas per key, the last few kept: going back to a key already seen (a DCG formula,
+        # a measure, a y limit) redraws only the data, on the frame drawn the first time.
+        if self._canvas is None or self._canvas.key != key:
+            if self._canvas is not None and self._canvas.key is not None:
+                self._canvases[self._canvas.key] = self._canvas
+            self._canvas = self._canvases.pop(key, None) or BlitCanvas()
+            while len(self._canvases) > KEPT_CANVASES:
+                self._canvases.pop(next(iter(self._canvases)))
+        if self.image is None:
+            self.image = image_widget()
+        self.image.value = self._canvas.png(key, draw, data)
+
+    def _state(self) -> dict[str, Any]:
+        """The constructor's arguments that rebuild the widget as it is now."""
+        raise NotImplementedError
+
+    def clone(self):
+        """A new, independent widget in the current state of this one.
+
+        A notebook cell that shows what clicks do should click a clone, so that the widget
+        displayed above keeps the state its own cell gives it (after Run All too):
+
+        >>> from coursekit.views.widgets import RelevanceToggler
+        >>> shown = RelevanceToggler([1, 0, 1])
+        >>> clicked = shown.clone()
+        >>> clicked.toggle(2)
+        >>> shown.rels, clicked.rels
+        ([1, 0, 1], [1, 1, 1])
+        """
+        return type(self)(**self._state())
+
+    copy = clone
 
     def readout(self) -> str:
-        """The readout as text: one ``name = value`` per line, counts as integers and other
-        values to 4 decimals."""
-        return "\n".join(f"{name} = {number(value)}" for name, value in self.values.items())
+        """The readout as text: one ``name = value`` per line, counts as integers, percentages
+        to 2 decimals with a ``%`` sign and other values to 4 decimals."""
+        return "\n".join(f"{name} = {number(value, name)}" for name, value in self.values.items())
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         # A short, stable text form: the default repr of a widget lists every child's state

@@ -22,7 +22,7 @@ A: base · B: new · AP over 3 queries
 mean A = 0.3000
 mean B = 0.3667
 difference of means (B − A) = 0.0667
-gain % (B over A) = 22.2222
+gain % (B over A) = 22.22 %
 queries where B is higher = 2
 queries where A is higher = 0
 paired t-test p = 0.1835
@@ -45,85 +45,13 @@ from ...evaluation import Evaluation
 from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
 from ...validation import check_positive_int
 from .. import plots
-from .base import BlitCanvas, Widget, nice_limit, table_html
+from ._input import _check_tables, _preview
+from .base import ERROR, Widget, figure_box, nice_limit, table_html
 
 __all__ = ["CompareSystems"]
 
 _MENU = w.Layout(width="17em")
 _MENU_STYLE = {"description_width": "5.5em"}
-
-
-def _preview(items: Any, limit: int = 5) -> str:
-    items = [str(x) for x in items]
-    return ", ".join(map(repr, items[:limit])) + (" ..." if len(items) > limit else "")
-
-
-def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict[str, np.ndarray]]:
-    """Validate ``per_query`` (measure -> DataFrame query x system); return the measures, the
-    queries, the systems and, per measure, a float array (queries x systems) in that order."""
-    if not isinstance(per_query, Mapping):
-        raise TypeError(
-            "per_query must map a measure name to a DataFrame (rows: queries, columns: "
-            f"systems), got {type(per_query).__name__}"
-        )
-    if not per_query:
-        raise ValueError("per_query is empty: give at least one measure, e.g. {'AP': table}")
-    measures = [str(m) for m in per_query]
-    if len(set(measures)) != len(measures):
-        raise ValueError(f"measure names repeat: {_preview(measures)}")
-    queries: list[str] = []
-    systems: list[str] = []
-    arrays: dict[str, np.ndarray] = {}
-    for i, (key, frame) in enumerate(per_query.items()):
-        measure = str(key)
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(
-                f"the scores of measure {measure!r} must be a DataFrame (rows: queries, "
-                f"columns: systems), got {type(frame).__name__}"
-            )
-        rows = [str(q) for q in frame.index]
-        columns = [str(s) for s in frame.columns]
-        for what, labels in (("query", rows), ("system", columns)):
-            repeated = sorted({x for x in labels if labels.count(x) > 1})
-            if repeated:
-                raise ValueError(f"measure {measure!r}: {what} {repeated[0]!r} appears twice")
-        if i == 0:
-            queries, systems, first = rows, columns, measure
-            if not systems:
-                raise ValueError(f"measure {measure!r} has no system (no column)")
-            if len(queries) < 2:
-                raise ValueError(
-                    f"measure {measure!r} has {len(queries)} query: comparing two systems "
-                    "needs the scores of at least two queries"
-                )
-        else:
-            if set(rows) != set(queries):
-                raise ValueError(
-                    f"the queries of measure {measure!r} differ from those of {first!r}: only "
-                    f"in {measure!r}: {_preview(sorted(set(rows) - set(queries))) or 'none'}; "
-                    f"only in {first!r}: {_preview(sorted(set(queries) - set(rows))) or 'none'}"
-                )
-            if set(columns) != set(systems):
-                raise ValueError(
-                    f"the systems of measure {measure!r} differ from those of {first!r}: only "
-                    f"in {measure!r}: {_preview(sorted(set(columns) - set(systems))) or 'none'}; "
-                    f"only in {first!r}: {_preview(sorted(set(systems) - set(columns))) or 'none'}"
-                )
-        table = frame.set_axis(rows, axis=0).set_axis(columns, axis=1).loc[queries, systems]
-        try:
-            values = table.to_numpy(dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"measure {measure!r}: the scores must be numbers ({error})") from None
-        bad = ~np.isfinite(values)
-        if bad.any():
-            q, s = np.argwhere(bad)[0]
-            raise ValueError(
-                f"measure {measure!r}: system {systems[s]!r} has no finite score for query "
-                f"{queries[q]!r} ({values[q, s]}); a system that does not answer a query should "
-                "score 0 there (evaluate with missing_as_zero=True)"
-            )
-        arrays[measure] = values
-    return measures, queries, systems, arrays
 
 
 class CompareSystems(Widget):
@@ -159,12 +87,8 @@ class CompareSystems(Widget):
         b = self.systems[min(1, len(self.systems) - 1)] if b is None else b
         measure = self.measures[0] if measure is None else measure
         self._check_choice(a=a, b=b, measure=measure)
-        # The y limit of the bars depends on the measure only (the largest gap between any two
-        # systems on any query), so that changing A or B redraws the bars and not the frame.
-        self._limits = {}
-        for name, scores in self._scores.items():
-            spread = float(np.max(scores.max(axis=1) - scores.min(axis=1)))
-            self._limits[name] = nice_limit(spread) if spread > 0 else 1.0
+        self._per_query = per_query
+        self._tests: dict[tuple[str, str, str], tuple[float, float, float]] = {}
         self.a = w.Dropdown(
             options=self.systems,
             value=a,
@@ -189,7 +113,6 @@ class CompareSystems(Widget):
             style=_MENU_STYLE,
         )
         self._holding = False
-        self._canvases: dict[str, BlitCanvas] = {}
         for control in (self.a, self.b, self.measure):
             control.observe(lambda _: self.update(), names="value")
         self.update()
@@ -199,10 +122,20 @@ class CompareSystems(Widget):
                     "<b>Comparing two systems</b> — choose systems A and B and a measure; the "
                     "bars show B − A query by query"
                 ),
-                w.HBox([self.a, self.b, self.measure]),
-                w.HBox([self.image, self.readout_html]),
+                w.HBox([self.a, self.b, self.measure], layout=w.Layout(flex_flow="row wrap")),
+                figure_box(self.image, self.readout_html),
             ]
         )
+
+    def _state(self) -> dict:
+        return {
+            "per_query": self._per_query,
+            "a": self.a.value,
+            "b": self.b.value,
+            "measure": self.measure.value,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+        }
 
     @classmethod
     def from_evaluations(
@@ -324,12 +257,20 @@ class CompareSystems(Widget):
         x, y = self._columns()
         mean_a, mean_b = float(np.mean(x)), float(np.mean(y))
         difference = y - x
+        self._draw(difference)  # the figure first: it does not wait for the tests
         if self.a.value == self.b.value or not np.any(difference):
             p_t = p_w = p_r = 1.0
         else:
-            p_t = paired_t_test(y, x).pvalue
-            p_w = wilcoxon_test(y, x).pvalue
-            p_r = randomization_test(y, x, n_resamples=self.n_resamples, seed=self.seed).pvalue
+            # The tests are seeded, so the same choice gives the same p-values: each choice
+            # is tested once (the randomization test is the slowest part of a change).
+            choice = (self.a.value, self.b.value, self.measure.value)
+            if choice not in self._tests:
+                self._tests[choice] = (
+                    paired_t_test(y, x).pvalue,
+                    wilcoxon_test(y, x).pvalue,
+                    randomization_test(y, x, n_resamples=self.n_resamples, seed=self.seed).pvalue,
+                )
+            p_t, p_w, p_r = self._tests[choice]
         self.values = {
             "mean A": mean_a,
             "mean B": mean_b,
@@ -344,14 +285,16 @@ class CompareSystems(Widget):
         note = self.note
         self.readout_html.value = (
             f"<div>{html.escape(self.heading)}</div>"
-            + (f"<div style='color:#b00'>{html.escape(note)}</div>" if note else "")
+            + (f"<div style='color:{ERROR}'>{html.escape(note)}</div>" if note else "")
             + table_html(self.values)
         )
-        self._draw(difference)
 
     def _draw(self, difference: np.ndarray) -> None:
         measure = self.measure.value
-        limit = self._limits[measure]
+        # The y axis fits the bars, symmetric about 0, with a "nice" limit (1, 1.5, 2, 3, 5, 7.5
+        # times a power of ten) that changes only now and then as A and B change.
+        largest = float(np.max(np.abs(difference))) if difference.size else 0.0
+        limit = nice_limit(largest) if largest > 0 else 1.0
         bars = dict(zip(self.queries, difference.tolist(), strict=True))
 
         def draw(ax):
@@ -368,14 +311,17 @@ class CompareSystems(Widget):
                 loc="upper right",
                 fontsize="small",
             )
+            step = -(-len(bars) // 20)  # at most about 20 query labels: every step-th one
+            for i, label in enumerate(ax.get_xticklabels()):
+                label.set_visible(i % step == 0)
             ax.figure.subplots_adjust(left=0.17, bottom=0.2)  # room for the labels
 
-        # One canvas per measure: each frame (title, limits, ticks) is drawn once, on the first
-        # visit of its measure; later visits, and every change of A or B, only redraw the bars.
-        canvas = self._canvases.get(measure)
-        if canvas is None and self._canvas is not None:
-            canvas = BlitCanvas()
-        if canvas is not None:
-            self._canvas = canvas
-        self._render(draw, key=(measure, limit))
-        self._canvases[measure] = self._canvas
+        def data():
+            colours = ["C0" if d >= 0 else "C3" for d in difference.tolist()]
+            return [None] + [
+                {"height": d, "facecolor": c}
+                for d, c in zip(difference.tolist(), colours, strict=True)
+            ]
+
+        # each frame (measure, y limit) is drawn once, then only the bars (see Widget._render)
+        self._render(draw, key=(measure, limit), data=data)

@@ -44,6 +44,9 @@ class RankCorrelation(Widget):
             ]
         )
 
+    def _state(self) -> dict:
+        return {"first": list(self.orders[0]), "second": list(self.orders[1])}
+
     def swap(self, which: int, position: int) -> None:
         """Swap the items at ``position`` and ``position + 1`` (1-based) of ranking ``which``
         (0 or 1), as the button between them would."""

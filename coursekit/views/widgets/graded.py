@@ -6,12 +6,20 @@ from collections import Counter
 from collections.abc import Sequence
 
 import ipywidgets as w
+import numpy as np
 
 from ...measures.graded import VARIANTS, check_variant, dcg, dcg_curve, ideal_gains, ndcg
 from .. import plots
-from .base import Widget, nice_limit, table_html
+from .base import Widget, figure_box, nice_limit, table_html
 
-__all__ = ["GradedJudgments"]
+__all__ = ["GradedJudgments", "VARIANT_LABELS"]
+
+#: What the DCG formula buttons say (their values stay the codes of ``VARIANTS``).
+VARIANT_LABELS = {
+    "jarvelin": "Järvelin & Kekäläinen (2002)",
+    "trec": "trec_eval",
+    "burges": "Burges et al. (2005)",
+}
 
 
 class GradedJudgments(Widget):
@@ -50,9 +58,10 @@ class GradedJudgments(Widget):
             for i, g in enumerate(gains, start=1)
         ]
         self.variant = w.ToggleButtons(
-            options=list(VARIANTS),
-            value=variant,
+            options=[(VARIANT_LABELS.get(v, v), v) for v in VARIANTS],
+            value=check_variant(variant),
             description="DCG formula",
+            style={"button_width": "auto"},
             tooltips=[
                 "rel_1 + sum rel_i / log2(i)",
                 "rel_i / log2(i + 1)",
@@ -71,9 +80,12 @@ class GradedJudgments(Widget):
                 w.HBox(self.grades[5:10]),
                 w.HBox(self.grades[10:]),
                 self.variant,
-                w.HBox([self.image, self.readout_html]),
+                figure_box(self.image, self.readout_html),
             ]
         )
+
+    def _state(self) -> dict:
+        return {"gains": self.gains, "ideal": self.ideal, "variant": self.variant.value}
 
     @property
     def gains(self) -> list[int]:
@@ -89,6 +101,10 @@ class GradedJudgments(Widget):
 
     def update(self) -> None:
         gains, variant = self.gains, self.variant.value
+        # the chosen formula is marked with a tick, beside the button's pressed look
+        icons = ["check" if v == variant else "" for v in VARIANTS]
+        if list(self.variant.icons) != icons:
+            self.variant.icons = icons
         judged = None if self.ideal is None else gains + self.unretrieved
         best = ideal_gains(gains, judged)[: len(gains)]
         self.values = {
@@ -96,15 +112,30 @@ class GradedJudgments(Widget):
             "ideal DCG": dcg(best, variant=variant),
             "nDCG": ndcg(gains, k=len(gains), ideal=judged, variant=variant),
         }
-        self.readout_html.value = f"<div>gains: {gains}</div>" + table_html(self.values)
+        self.readout_html.value = (
+            f"<div>formula: {VARIANT_LABELS.get(variant, variant)}</div>"
+            f"<div>gains: {gains}</div>" + table_html(self.values)
+        )
         curves = {"DCG": dcg_curve(gains, variant), "ideal DCG": dcg_curve(best, variant)}
-        top = nice_limit(max([1.0, *curves["DCG"], *curves["ideal DCG"]]))
+        # The y axis fits the best DCG of the formula (every grade at its highest), so that it
+        # changes only with the formula: a grade changed redraws the curves, not the frame.
+        highest = max([3, *(self.ideal or [])])
+        top = nice_limit(float(dcg_curve([highest] * max(len(gains), 1), variant)[-1]))
 
         def draw(ax):
             plots.gain_curves(
-                curves, ax=ax, title=f"DCG ({variant})", ylabel="DCG", legend_loc="lower right"
+                curves,
+                ax=ax,
+                title=f"DCG ({VARIANT_LABELS.get(variant, variant)})",
+                ylabel="DCG",
+                legend_loc="lower right",
             )
             ax.set_xlim(0.5, len(gains) + 0.5)
             ax.set_ylim(0, top)
 
-        self._render(draw, key=(variant, top, len(gains)))
+        ranks = np.arange(1, len(gains) + 1)
+        self._render(
+            draw,
+            key=(variant, top, len(gains)),
+            data=lambda: [(ranks, curves["DCG"]), (ranks, curves["ideal DCG"])],
+        )

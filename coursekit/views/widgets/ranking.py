@@ -5,18 +5,52 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import ipywidgets as w
+import numpy as np
 
 from ...measures.ranked import (
+    STANDARD_RECALL_LEVELS,
     average_precision,
+    interpolated_precision,
     precision_at,
     r_precision,
     reciprocal_rank,
 )
 from .. import plots
-from ..tables import pr_table
-from .base import Widget, table_html
+from .base import Widget, figure_box, table_html
 
 __all__ = ["RelevanceToggler"]
+
+
+def pr_rows(rels: list[int], n_relevant: int) -> dict[str, np.ndarray]:
+    """P(k) and R(k) rank by rank (the numbers of :func:`coursekit.pr_table`, without pandas)."""
+    relevant = np.asarray(rels) >= 1
+    k = np.arange(1, relevant.size + 1)
+    tp = np.cumsum(relevant, dtype=int)
+    recall = tp / n_relevant if n_relevant else np.zeros(relevant.size)
+    return {"k": k, "relevant": relevant, "TP": tp, "precision": tp / k, "recall": recall}
+
+
+def pr_html(rows: dict[str, np.ndarray]) -> str:
+    """The P(k)/R(k) table turned sideways (one column per rank), 2 decimals, scrolling
+    sideways inside the output area when the ranks do not fit."""
+    cells = {
+        "rank k": [str(k) for k in rows["k"]],
+        "relevant": ["✓" if r else "·" for r in rows["relevant"]],
+        "TP": [str(t) for t in rows["TP"]],
+        "P(k)": [f"{p:.2f}" for p in rows["precision"]],
+        "R(k)": [f"{r:.2f}" for r in rows["recall"]],
+    }
+    body = "".join(
+        f"<tr><th style='text-align:left;padding-right:0.6em'>{name}</th>"
+        + "".join(f"<td style='text-align:right;padding:0 0.3em'>{v}</td>" for v in values)
+        + "</tr>"
+        for name, values in cells.items()
+    )
+    return (
+        "<div style='max-width:100%;overflow-x:auto'>"
+        f"<table style='border-collapse:collapse;font-variant-numeric:tabular-nums'>{body}</table>"
+        "</div>"
+    )
 
 
 class RelevanceToggler(Widget):
@@ -65,10 +99,18 @@ class RelevanceToggler(Widget):
                 ),
                 w.HBox(self.buttons, layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([self.n_relevant, self.k]),
-                w.HBox([self.image, self.readout_html]),
+                figure_box(self.image, self.readout_html),
                 self.table_html,
             ]
         )
+
+    def _state(self) -> dict:
+        return {
+            "rels": self.rels,
+            "n_relevant": self.n_relevant.value,
+            "k": self.k.value,
+            "length": len(self.buttons),
+        }
 
     @property
     def rels(self) -> list[int]:
@@ -93,11 +135,22 @@ class RelevanceToggler(Widget):
             "R-precision": r_precision(rels, n),
             "RR": reciprocal_rank(rels),
         }
-        self.readout_html.value = table_html(self.values)
-        table = pr_table(rels, n)
-        self.table_html.value = table.round(3).to_html(index=False, border=0)
-        self._render(
-            lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left")
-        )
-        for button in self.buttons:
+        for button in self.buttons:  # the click's own feedback first, then readout and figure
             button.button_style = "success" if button.value else ""
+        self.readout_html.value = table_html(self.values)
+        rows = pr_rows(rels, n)
+
+        def data():
+            interpolated = interpolated_precision(rels, n)
+            levels = STANDARD_RECALL_LEVELS
+            return [
+                (rows["recall"], rows["precision"]),
+                (levels, interpolated),
+                (levels, interpolated),
+            ]
+
+        self._render(
+            lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left"),
+            data=data,
+        )
+        self.table_html.value = pr_html(rows)  # the table below the figure comes last

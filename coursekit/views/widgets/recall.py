@@ -6,6 +6,7 @@ import html
 from collections.abc import Sequence
 
 import ipywidgets as w
+import numpy as np
 
 from ...measures.ranked import (
     average_precision,
@@ -13,7 +14,7 @@ from ...measures.ranked import (
 )
 from ...measures.recall_oriented import f_prime, mor, pres
 from .. import plots
-from .base import SMALL, Widget, table_html
+from .base import ERROR, SMALL, Widget, figure_box, table_html
 
 __all__ = ["RecallOriented"]
 
@@ -63,6 +64,7 @@ class RecallOriented(Widget):
         for button in self.presets:
             button.on_click(lambda b: self.load(b.description))
         self.message = w.HTML()
+        self._ranks = sorted(set(ranks))  # the last ranks that could be read
         for control in (self.ranks, self.n_relevant, self.n_max, self.beta):
             control.observe(lambda _: self.update(), names="value")
         self.update()
@@ -74,9 +76,17 @@ class RecallOriented(Widget):
                 w.HBox([self.n_relevant, self.n_max]),
                 self.beta,
                 self.message,
-                w.HBox([self.image, self.readout_html]),
+                figure_box(self.image, self.readout_html),
             ]
         )
+
+    def _state(self) -> dict:
+        return {
+            "ranks": self._ranks,
+            "n_relevant": self.n_relevant.value,
+            "n_max": self.n_max.value,
+            "beta": self.beta.value,
+        }
 
     def load(self, name: str) -> None:
         """Load a preset (one of ``PRESETS``), as its button would: 4 relevant, N_max = 100."""
@@ -90,7 +100,28 @@ class RecallOriented(Widget):
 
     def _parse(self) -> list[int]:
         text = self.ranks.value.replace(";", ",")
-        return sorted({int(part) for part in text.split(",") if part.strip()})
+        ranks = set()
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            if not part.isdigit() or int(part) < 1:
+                raise ValueError(
+                    f"cannot read the ranks: “{part}” is not a rank (a whole number from 1). "
+                    "Write the ranks separated by commas, e.g. 1, 54"
+                )
+            ranks.add(int(part))
+        return sorted(ranks)
+
+    def _stale(self, error: Exception) -> None:
+        """Say what is wrong, and mark the readout and the figure as out of date."""
+        self.message.value = (
+            f"<div style='color:{ERROR}'><b>Not updated:</b> {html.escape(str(error))}.<br>"
+            "The readout (struck through) is that of the last valid input; the figure is "
+            "hidden until the input is valid again.</div>"
+        )
+        self.readout_html.value = table_html(self.values, stale=True)
+        if self.image is not None:
+            self.image.layout.visibility = "hidden"
 
     def update(self) -> None:
         if getattr(self, "_loading", False):
@@ -110,13 +141,25 @@ class RecallOriented(Widget):
                 "MOR": mor(rels, n, n_max),
             }
         except (ValueError, TypeError) as error:
-            self.message.value = f"<span style='color:#b00'>{html.escape(str(error))}</span>"
+            self._stale(error)
             return
+        self._ranks = ranks
         self.message.value = ""
         self.readout_html.value = table_html(self.values)
+
+        def data():
+            relevant = np.asarray(rels, dtype=float)[:n_max] >= 1
+            found = np.concatenate(
+                [[0], np.cumsum(relevant), np.full(max(0, n_max - relevant.size), relevant.sum())]
+            )[: n_max + 1]
+            return [None, None, (np.arange(0, n_max + 1), found)]
+
         self._render(
             lambda ax: plots.recall_rank(
                 rels, n, n_max, ax=ax, label="this list", legend_loc="center right"
             ),
             key=(n, n_max),
+            data=data,
         )
+        if self.image.layout.visibility == "hidden":
+            self.image.layout.visibility = None

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import math
+
 import ipywidgets as w
 
 from ...measures.setbased import accuracy, f_measure, precision, recall
 from .. import plots
-from .base import Widget, table_html
+from .base import Widget, figure_box, table_html
 
 __all__ = ["SetBasedExplorer"]
+
+
+def slider_max(value: int) -> int:
+    """The end of a count slider: about twice the value, rounded up to ten, at least 20.
+
+    >>> slider_max(4), slider_max(14), slider_max(81)
+    (20, 30, 170)
+    """
+    return max(20, 10 * math.ceil(2 * value / 10))
 
 
 class SetBasedExplorer(Widget):
@@ -20,7 +31,13 @@ class SetBasedExplorer(Widget):
         style = {"description_width": "initial"}
         self.sliders = {
             name: w.IntSlider(
-                value=value, min=0, max=200, description=label, style=style, continuous_update=False
+                value=value,
+                min=0,
+                max=slider_max(value),
+                description=label,
+                style=style,
+                continuous_update=False,
+                layout=w.Layout(width="30em"),
             )
             for name, value, label in (
                 ("tp", tp, "TP: relevant, retrieved"),
@@ -45,10 +62,14 @@ class SetBasedExplorer(Widget):
         self.widget = w.VBox(
             [
                 w.HTML("<b>Set-based measures</b> — set the four cells of the confusion matrix"),
-                w.HBox([w.VBox([*self.sliders.values(), self.beta]), self.readout_html]),
+                figure_box(w.VBox([*self.sliders.values(), self.beta]), self.readout_html),
                 self.image,
             ]
         )
+
+    def _state(self) -> dict:
+        counts = {name: slider.value for name, slider in self.sliders.items()}
+        return {**counts, "beta": self.beta.value}
 
     def set_counts(
         self,
@@ -61,7 +82,9 @@ class SetBasedExplorer(Widget):
         """Set some counts (and beta), as moving the sliders would."""
         for name, value in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
             if value is not None:
-                self.sliders[name].value = value
+                slider = self.sliders[name]
+                slider.max = max(slider.max, slider_max(value))
+                slider.value = value
         if beta is not None:
             self.beta.value = beta
 
@@ -76,7 +99,7 @@ class SetBasedExplorer(Widget):
         self.values = {
             "precision": p,
             "recall": r,
-            f"F_beta (beta={self.beta.value:g})": f_measure(p, r, self.beta.value),
+            f"F_beta (beta={self.beta.value:.3g})": f_measure(p, r, self.beta.value),
             "F1 (harmonic mean)": f_measure(p, r),
             "arithmetic mean": (p + r) / 2,
             "accuracy": accuracy(retrieved, relevant, n_docs) if docs else 0.0,
@@ -87,4 +110,5 @@ class SetBasedExplorer(Widget):
             plots.value_bars(self.values, ax=ax, title="Set-based measures")
             ax.figure.subplots_adjust(left=0.36)  # room for the labels
 
-        self._render(draw, key=tuple(self.values))
+        bars = [{"width": value} for value in self.values.values()]
+        self._render(draw, key=tuple(self.values), data=lambda: bars)

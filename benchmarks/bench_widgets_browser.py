@@ -1,0 +1,266 @@
+"""Benchmark in a real browser: from a click on a widget's control to its new readout and figure.
+
+    .venv/bin/python benchmarks/bench_widgets_browser.py [--repeats 5] [--only 05,08]
+
+JupyterLab runs on localhost with a notebook per widget (the widget of chapters 01, 02-04, 05,
+06, 07 and 08, with the chapters' sizes of data); Debian's headless Chromium (``which chromium``)
+runs each notebook, then clicks each control ``--repeats`` times after two warm-up clicks. The
+click is made in the page (``element.click()``, or a ``change`` / key event) and timed there with
+``performance.now()``: *readout* is the time until the readout's text changes, *figure* the time
+until the figure's new PNG is decoded (a widget without a figure shows "-"). Between two clicks
+the benchmark waits for the kernel to be idle. The target of the course is a median of at most
+100 ms per control. Pass ``--pythonpath DIR`` to time another copy of coursekit (e.g. an older
+one extracted with ``git archive``): the kernel then imports coursekit from ``DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+
+TARGET_MS = 100.0
+SETUP = "import coursekit as ck\nfrom coursekit.views import widgets\n"
+COMPARE = """from coursekit import course
+collection = course.load_collection()
+w = widgets.CompareSystems.from_evaluations(
+    {s: ck.evaluate(r, collection.qrels, ["AP", "nDCG@10", "P@5"], missing_as_zero=True)
+     for s, r in collection.runs.items()}, a="bm25", b="bm25_stem")
+w"""
+# widget -> (code that shows it as ``w``, [(control, JS that makes one click, given ``root``)])
+CASES = {
+    "01 SetBasedExplorer": (
+        "w = widgets.SetBasedExplorer(tp=4, fp=2, fn=11, tn=81)\nw",
+        [("TP slider (one step)", "slider")],
+    ),
+    "02-04 RelevanceToggler": (
+        "w = widgets.RelevanceToggler([1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0,"
+        " 0], n_relevant=10, k=10)\nw",
+        [("rank button", "toggle")],
+    ),
+    "05 GradedJudgments": (
+        "w = widgets.GradedJudgments((3, 2, 3, 0, 0, 1, 2, 2, 3, 0),"
+        " ideal=(3, 3, 3, 2, 2, 2, 1, 0, 0, 0, 0), variant='jarvelin')\nw",
+        [("grade menu of rank 3", "select:0"), ("DCG formula button", "buttons")],
+    ),
+    "06 RecallOriented": ("w = widgets.RecallOriented()\nw", [("preset button", "preset")]),
+    "07 RankCorrelation": (
+        "w = widgets.RankCorrelation(first=('A', 'B', 'C', 'D', 'E'))\nw",
+        [("swap button", "swap")],
+    ),
+    "08 CompareSystems": (COMPARE, [("system B menu", "select:1"), ("measure menu", "select:2")]),
+}
+
+# One click in the page, timed there. ``how`` names the control; ``i`` counts the clicks.
+CLICK = """async ([how, i]) => {
+  // the readout: marked by coursekit (older versions: the HTML widget of min-width 14em)
+  const readout = document.querySelector('.coursekit-readout') || [
+    ...document.querySelectorAll('.widget-html')].find(e => e.style.minWidth === '14em');
+  const root = readout.closest('.jp-OutputArea-output');
+  const img = root.querySelector('img.widget-image');
+  const before = readout.innerText, src = img ? img.src : null;
+  let t0 = 0, tRead = null, tFig = null;
+  const result = new Promise((resolve, reject) => {
+    const check = async () => {
+      if (tRead === null && readout.innerText !== before) tRead = performance.now() - t0;
+      if (img && tFig === null && img.src !== src) {
+        const t = performance.now();
+        await img.decode().catch(() => {});
+        tFig = t - t0 + (performance.now() - t);
+      }
+      if (tRead !== null && (!img || tFig !== null)) { obs.disconnect(); resolve([tRead, tFig]); }
+    };
+    const obs = new MutationObserver(check);
+    obs.observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
+    setTimeout(() => { obs.disconnect(); reject(new Error('no change after 10 s: ' + how)); },
+               10000);
+  });
+  t0 = performance.now();
+  if (how === 'toggle') {
+    root.querySelectorAll('.widget-toggle-button')[i % 3].click();
+  } else if (how === 'preset' || how === 'swap') {
+    const buttons = [...root.querySelectorAll('button')].filter(b =>
+      how === 'swap' ? b.innerText.includes('⇄') : b.innerText.startsWith('system'));
+    buttons[i % buttons.length].click();
+  } else if (how === 'buttons') {
+    const buttons = [...root.querySelectorAll('.widget-toggle-buttons button')];
+    buttons[(i + 1) % buttons.length].click();
+  } else if (how.startsWith('select:')) {
+    const menu = root.querySelectorAll('select')[Number(how.slice(7))];
+    const values = [...menu.options].map(o => o.value).filter(v => v !== menu.value);
+    menu.value = values[i % values.length];
+    menu.dispatchEvent(new Event('change', {bubbles: true}));
+  } else if (how === 'slider') {
+    const handle = root.querySelector('.noUi-handle');
+    const key = i % 2 ? 'ArrowLeft' : 'ArrowRight';
+    handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+  }
+  return await result;
+}"""
+IDLE = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext.session?.kernel;
+  return kernel && kernel.status === 'idle';
+}"""
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_lab(root: Path, pythonpath: str | None) -> tuple[subprocess.Popen, str]:
+    port, token = _port(), secrets.token_hex(16)
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.allow_root=True",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=",
+            f"--LabApp.workspaces_dir={root / 'workspaces'}",
+            f"--LabApp.user_settings_dir={root / 'settings'}",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=root,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                return process, f"{base}/lab/tree/{{path}}?token={token}"
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("JupyterLab did not start") from None
+            time.sleep(0.3)
+
+
+def run_notebook(page, path: str) -> None:
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+    page.locator(".jp-Notebook:visible").first.wait_for(timeout=90_000)
+    page.evaluate(
+        """async (path) => {
+            const app = window.jupyterapp;
+            let panel;
+            while (!(panel = [...app.shell.widgets('main')].find(
+                w => w.context && w.context.path === path))) {
+                await new Promise(r => setTimeout(r, 100));
+            }
+            await panel.sessionContext.ready;
+            await app.commands.execute('notebook:run-all-cells');
+        }""",
+        path,
+    )
+    page.locator(".widget-html table").first.wait_for(timeout=120_000)
+    page.wait_for_function(IDLE, timeout=120_000)
+
+
+def bench(page, url: str, path: str, controls, repeats: int) -> list[tuple[str, float, float]]:
+    page.goto(url.format(path=path), timeout=90_000)
+    run_notebook(page, path)
+    rows = []
+    for control, how in controls:
+        reads, figures = [], []
+        for i in range(repeats + 2):
+            read, figure = page.evaluate(CLICK, [how, i])
+            page.wait_for_function(IDLE, timeout=60_000)
+            page.wait_for_timeout(150)
+            if i >= 2:  # two warm-up clicks
+                reads.append(read)
+                if figure is not None:
+                    figures.append(figure)
+        rows.append(
+            (
+                control,
+                statistics.median(reads),
+                statistics.median(figures) if figures else float("nan"),
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", default="", help="widgets by chapter, e.g. 05,08")
+    parser.add_argument("--pythonpath", default=None, help="import coursekit from this folder")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = parser.parse_args(argv)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("Debian's chromium is not installed (apt-get install chromium)")
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    cases = {
+        name: case
+        for name, case in CASES.items()
+        if not args.only or any(name.startswith(c) for c in args.only.split(","))
+    }
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for i, (code, _) in enumerate(cases.values()):
+            nb = nbformat.v4.new_notebook()
+            nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(code)]
+            nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+            nbformat.write(nb, root / f"bench{i}.ipynb")
+        process, url = start_lab(root, args.pythonpath)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+                )
+                for i, (name, (_, controls)) in enumerate(cases.items()):
+                    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                    page = context.new_page()
+                    for control, read, figure in bench(
+                        page, url, f"bench{i}.ipynb", controls, args.repeats
+                    ):
+                        results.append((name, control, read, figure))
+                        print(
+                            f"{name:24} {control:22} readout {read:6.0f} ms  figure "
+                            f"{figure:6.0f} ms",
+                            flush=True,
+                        )
+                    context.close()
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+    worst = max(max(r, f if f == f else 0) for _, _, r, f in results)
+    print(f"median of {args.repeats} clicks; target <= {TARGET_MS:.0f} ms; slowest {worst:.0f} ms")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

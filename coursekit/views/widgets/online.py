@@ -1,0 +1,400 @@
+"""Chapter 10: an A/B test and interleaving side by side, session after session.
+
+:class:`Sessions` simulates sessions of an A/B test and of interleaving (team draft, balanced)
+in bulk with numpy: each query's two pages and its interleaved lists (drawn once with
+coursekit's interleaving functions) are kept as per-rank click probabilities, so a session is
+a few array operations. Users click as :func:`coursekit.measures.cascade_clicks` or
+:func:`coursekit.measures.position_based_clicks` say, and clicks are credited as
+:func:`coursekit.measures.credit_clicks` and :func:`coursekit.measures.credit_balanced` do
+(``tests/test_widgets_09_10.py`` checks it). :class:`OnlineExperiment` shows, for two systems
+and a click model, the z statistics of the A/B test (reciprocal rank of the first click,
+Welch) and of team-draft interleaving (sign test) after N sessions.
+
+>>> rankings = {"good": {"q1": ["d1", "d2"]}, "bad": {"q1": ["d2", "d1"]}}
+>>> view = OnlineExperiment(rankings, {"q1": {"d1": 2}}, max_sessions=200, n_sessions=200)
+>>> view.values["interleaving: A wins"] > view.values["interleaving: B wins"]
+True
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+
+from ...measures.interleaving import balanced_interleave, team_draft_interleave
+from ...validation import check_positive_int, check_rng
+from .base import Widget, figure_box, table_html
+
+__all__ = ["CLICK_MODELS", "INTERLEAVINGS", "OnlineExperiment", "Sessions"]
+
+INTERLEAVINGS = ("team draft", "balanced")
+CLICK_MODELS = ("cascade", "position-based")
+#: Two-sided 5 % critical value of the standard normal distribution (scipy.stats.norm.ppf(0.975)).
+Z_CRITICAL = 1.959963984540054
+#: The figure's z axis: values beyond are drawn at the edge (fixed, so the frame never changes).
+Z_LIMIT = 8.0
+_MENU = w.Layout(width="16em")
+HEADER = "<b>A/B test or interleaving?</b> — choose two systems and the users, then N"
+_MENU_STYLE = {"description_width": "6em"}
+
+
+def default_attractiveness(max_grade: float) -> tuple[float, ...]:
+    """Click probabilities of an examined document of grade 0, 1, …: from 0.05 to 0.9."""
+    top = int(np.ceil(max_grade))
+    return tuple(0.05 + 0.85 * g / top for g in range(top + 1))
+
+
+class Sessions:
+    """Sessions of an A/B test and of interleaving between two systems, in bulk.
+
+    ``queries``: one ``(a, b, grades)`` triple per query, as for
+    :func:`coursekit.measures.simulate_ab`, cut at ``depth``. ``model``: ``"cascade"`` (as
+    :func:`cascade_clicks` with ``max_grade``) or ``"position-based"`` (as
+    :func:`position_based_clicks`, examination 1/rank, ``attractiveness`` by grade; default
+    from 0.05 for grade 0 to 0.9 for ``max_grade``). Each query's ``drafts`` interleaved lists
+    per method are drawn once from ``rng``; a session shows one of them, at random.
+    :meth:`ab` gives the arm shown (B?) and the 0-based rank of the first click (-1: none),
+    :meth:`interleave` the winner (+1: B, -1: A, 0: tie), for one session per query index.
+    """
+
+    def __init__(
+        self,
+        queries: Sequence[tuple[Sequence[Hashable], Sequence[Hashable], Mapping]],
+        model: str,
+        max_grade: float,
+        rng: np.random.Generator,
+        *,
+        attractiveness: Sequence[float] | None = None,
+        depth: int = 10,
+        drafts: int = 64,
+    ) -> None:
+        if model not in CLICK_MODELS:
+            raise ValueError(f"model must be one of {CLICK_MODELS}, got {model!r}")
+        rng = check_rng(rng)
+        self.model, self.depth = model, check_positive_int(depth, "depth")
+        alpha = np.asarray(attractiveness or default_attractiveness(max_grade))
+        gamma = 1.0 / np.arange(1, self.depth + 1)
+
+        def probabilities(ranking: Sequence, grades: Mapping) -> np.ndarray:
+            g = np.nan_to_num(np.maximum([float(grades.get(d, 0)) for d in ranking], 0.0))
+            p = np.zeros(self.depth)  # unjudged, negative, missing, below the list: grade 0
+            if model == "cascade":  # the chance to be satisfied at each rank (and stop)
+                p[: g.size] = (np.exp2(g) - 1.0) / np.exp2(float(max_grade))
+            else:  # examination x attractiveness
+                p[: g.size] = gamma[: g.size] * alpha[np.minimum(g.astype(int), alpha.size - 1)]
+            return p
+
+        n_q, shape = len(queries), (len(queries), drafts, self.depth)
+        self.pages = np.zeros((n_q, 2, self.depth))  # [query, arm (0: A, 1: B), rank]
+        self.lists: dict[str, list[list[list]]] = {m: [] for m in INTERLEAVINGS}
+        self.p = {m: np.zeros(shape) for m in INTERLEAVINGS}
+        self.team = np.zeros(shape, dtype=np.int8)  # team draft: +1 B's document, -1 A's
+        # balanced: [q, k, j, i] = is the document at i in the top k_j of b, minus of a, where
+        # k_j = min(its ranks in a and b) of the document at j (the lowest click)
+        self.top = np.zeros(shape + (self.depth,), dtype=np.int8)
+        for q, (a, b, grades) in enumerate(queries):
+            a, b = list(a)[: self.depth], list(b)[: self.depth]
+            self.pages[q, 0], self.pages[q, 1] = probabilities(a, grades), probabilities(b, grades)
+            rank_a, rank_b = ({d: r for r, d in enumerate(x, start=1)} for x in (a, b))
+            for m in INTERLEAVINGS:
+                self.lists[m].append([])
+            for k in range(drafts):
+                shown, teams = team_draft_interleave(a, b, rng, length=self.depth)
+                self.lists["team draft"][q].append(shown)
+                self.p["team draft"][q, k] = probabilities(shown, grades)
+                self.team[q, k, : len(teams)] = [1 if t == "b" else -1 for t in teams]
+                shown = balanced_interleave(a, b, rng, length=self.depth)
+                self.lists["balanced"][q].append(shown)
+                self.p["balanced"][q, k] = probabilities(shown, grades)
+                ra = np.array([rank_a.get(d, np.inf) for d in shown])
+                rb = np.array([rank_b.get(d, np.inf) for d in shown])
+                cut = np.minimum(ra, rb)[:, None]  # k_j, one row per lowest click j
+                self.top[q, k, : len(shown), : len(shown)] = (rb <= cut).astype(int) - (ra <= cut)
+
+    def clicks(self, p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One row of clicks (booleans, one per rank) for each row of probabilities ``p``."""
+        hits = rng.random(p.shape) < p
+        if self.model == "cascade":  # the user stops at the first satisfying document
+            hits &= np.cumsum(hits, axis=-1) == 1
+        return hits
+
+    def ab(self, queries: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """``(shown_b, first_click)`` for one session per entry of ``queries`` (any shape)."""
+        queries = np.asarray(queries)
+        shown_b = rng.random(queries.shape) < 0.5
+        clicked = self.clicks(self.pages[queries, shown_b.astype(int)], rng)
+        first = np.where(clicked.any(axis=-1), clicked.argmax(axis=-1), -1)
+        return shown_b, first
+
+    def interleave(self, method: str, queries: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The winner of one session per entry of ``queries`` (any shape) interleaved with
+        ``method`` (``"team draft"`` or ``"balanced"``): +1 B, -1 A, 0 a tie."""
+        queries = np.asarray(queries)
+        k = rng.integers(self.p[method].shape[1], size=queries.shape)
+        return self.credit(method, queries, k, self.clicks(self.p[method][queries, k], rng))
+
+    def credit(self, method: str, queries, k, clicked: np.ndarray) -> np.ndarray:
+        """The winners (+1 B, -1 A, 0 tie) of the clicks ``clicked`` (booleans by rank) on the
+        lists ``self.lists[method][q][k]``: :func:`credit_clicks` or :func:`credit_balanced`."""
+        if method == "team draft":
+            return np.sign((clicked * self.team[queries, k]).sum(axis=-1))
+        last = clicked.shape[-1] - 1 - np.argmax(clicked[..., ::-1], axis=-1)  # lowest click
+        rows = np.take_along_axis(self.top[queries, k], last[..., None, None], axis=-2)
+        return np.sign((clicked * rows[..., 0, :]).sum(axis=-1))  # no click: a zero row
+
+
+def _check_inputs(rankings: Any, qrels: Any, depth: int) -> tuple[list[str], list[str]]:
+    for name, value, what in (
+        ("rankings", rankings, "{system: {query: [doc ids, best first]}}"),
+        ("qrels", qrels, "{query: {doc id: grade}}"),
+    ):
+        if not isinstance(value, Mapping) or not value:
+            raise TypeError(f"{name} must be a non-empty dict {what}, got {type(value).__name__}")
+        for key, inner in value.items():
+            if not isinstance(inner, Mapping):
+                raise TypeError(f"{name}[{key!r}] must be a dict, got {type(inner).__name__}")
+    return [str(s) for s in rankings], sorted(str(q) for q in qrels)
+
+
+class OnlineExperiment(Widget):
+    """Systems A and B, a click model and N sessions -> the A/B and interleaving verdicts
+    (chapter 10).
+
+    ``rankings``: ``{system: {query: [doc ids, best first]}}`` (cut at ``depth``), ``qrels``:
+    ``{query: {doc id: grade}}``. A choice of A, B and click model draws from
+    ``numpy.random.default_rng([seed, i, j, m])`` (positions of A, B, click model); the
+    starting choice is simulated by the constructor, any other on first use, then kept.
+    :meth:`select` and :meth:`set_sessions` do what clicks do.
+    """
+
+    title = "Online evaluation"
+
+    def __init__(
+        self,
+        rankings: Mapping[str, Mapping[Hashable, Sequence[Hashable]]],
+        qrels: Mapping[Hashable, Mapping[Hashable, float]],
+        a: str | None = None,
+        b: str | None = None,
+        click_model: str = "cascade",
+        n_sessions: int = 100,
+        *,
+        max_sessions: int = 1000,
+        depth: int = 10,
+        seed: int = 0,
+    ) -> None:
+        super().__init__()
+        self.depth = check_positive_int(depth, "depth")
+        self.systems, self.queries = _check_inputs(rankings, qrels, self.depth)
+        self.max_sessions = check_positive_int(max_sessions, "max_sessions")
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        self.seed = int(seed)
+        self._rankings_in, self._qrels_in = rankings, qrels
+        self._lists = {
+            str(s): {str(q): [str(d) for d in list(r)[: self.depth]] for q, r in per_q.items()}
+            for s, per_q in rankings.items()
+        }
+        self._grades = {
+            str(q): {str(d): float(g) for d, g in gs.items()} for q, gs in qrels.items()
+        }
+        self.max_grade = max([1.0] + [g for gs in self._grades.values() for g in gs.values()])
+        self._cache: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
+        a = self.systems[0] if a is None else a
+        b = self.systems[min(1, len(self.systems) - 1)] if b is None else b
+        self._check_choice(a, b, click_model)
+        n_sessions = self._check_sessions(n_sessions)
+        self.simulation(a, b, click_model)  # the starting choice, simulated now
+        menus = [("system A", self.systems, a), ("system B", self.systems, b)]
+        menus.append(("users click", list(CLICK_MODELS), click_model))
+        self.a, self.b, self.model = (
+            w.Dropdown(options=o, value=v, description=d, layout=_MENU, style=_MENU_STYLE)
+            for d, o, v in menus
+        )
+        self.sessions = w.IntSlider(
+            value=n_sessions,
+            min=1,
+            max=self.max_sessions,
+            description="sessions N",
+            continuous_update=False,
+            layout=w.Layout(width="30em"),
+            style=_MENU_STYLE,
+        )
+        self._holding = False
+        for control in self._controls():
+            control.observe(lambda _: self.update(), names="value")
+        self.update()
+        self.widget = w.VBox(
+            [
+                w.HTML(HEADER),
+                w.HBox([self.a, self.b, self.model], layout=w.Layout(flex_flow="row wrap")),
+                self.sessions,
+                figure_box(self.image, self.readout_html),
+            ]
+        )
+
+    def _state(self) -> dict:
+        inputs = {"rankings": self._rankings_in, "qrels": self._qrels_in, "seed": self.seed}
+        sizes = {"max_sessions": self.max_sessions, "depth": self.depth}
+        chosen = zip(("a", "b", "click_model", "n_sessions"), self._controls(), strict=True)
+        return inputs | sizes | {k: c.value for k, c in chosen}
+
+    def _controls(self) -> tuple:
+        return self.a, self.b, self.model, self.sessions
+
+    def clone(self):
+        """An independent copy, sharing the simulations (never changed once computed)."""
+        twin = super().clone()
+        twin._cache = self._cache
+        return twin
+
+    def _check_choice(self, a: Any, b: Any, model: Any) -> None:
+        for name, system in (("a", a), ("b", b)):
+            if system not in self.systems:
+                raise ValueError(f"{name}={system!r} is not a system; the systems: {self.systems}")
+        if model not in CLICK_MODELS:
+            raise ValueError(f"click_model must be one of {CLICK_MODELS}, got {model!r}")
+
+    def _check_sessions(self, n: Any) -> int:
+        n = check_positive_int(n, "n_sessions")
+        if n > self.max_sessions:
+            raise ValueError(
+                f"n_sessions={n} is above max_sessions={self.max_sessions} (the sessions "
+                "simulated in advance)"
+            )
+        return n
+
+    # --- what a click does -------------------------------------------------------------------
+
+    def select(self, a: str | None = None, b: str | None = None, click_model: str | None = None):
+        """Choose system A, system B and/or the click model, as the menus would."""
+        a = self.a.value if a is None else a
+        b = self.b.value if b is None else b
+        click_model = self.model.value if click_model is None else click_model
+        self._check_choice(a, b, click_model)
+        self._holding = True
+        try:
+            self.a.value, self.b.value, self.model.value = a, b, click_model
+        finally:
+            self._holding = False
+        self.update()
+
+    def set_sessions(self, n: int) -> None:
+        """Show the experiments after ``n`` sessions, as the slider would."""
+        self.sessions.value = self._check_sessions(n)
+
+    # --- simulation (cached) -----------------------------------------------------------------
+
+    def simulation(self, a: str, b: str, model: str) -> dict[str, np.ndarray]:
+        """Running counts after each session (entry n - 1: after n) for A = ``a``, B = ``b``:
+        A/B sessions per arm, sums of the reciprocal rank of the first click and of its square,
+        team-draft wins and ties, and both z statistics. Both see the same queries."""
+        self._check_choice(a, b, model)
+        key = (a, b, model)
+        if key not in self._cache:
+            triples = [
+                (self._lists[a].get(q, []), self._lists[b].get(q, []), self._grades[q])
+                for q in self.queries
+            ]
+            index = [self.seed, self.systems.index(a), self.systems.index(b)]
+            rng = np.random.default_rng(index + [CLICK_MODELS.index(model)])
+            sessions = Sessions(triples, model, self.max_grade, rng, depth=self.depth, drafts=16)
+            queries = rng.integers(len(triples), size=self.max_sessions)
+            shown_b, first = sessions.ab(queries, rng)
+            rr = (first >= 0) / (np.abs(first) + 1.0)  # 0 without a click
+            winner = sessions.interleave("team draft", queries, rng)
+            counts = {"shown_a": np.cumsum(~shown_b), "shown_b": np.cumsum(shown_b)}
+            for arm, shown in (("a", ~shown_b), ("b", shown_b)):
+                counts[f"rr_{arm}"] = np.cumsum(rr * shown)
+                counts[f"rr2_{arm}"] = np.cumsum(rr**2 * shown)
+            for name, value in (("wins_a", -1), ("wins_b", 1), ("ties", 0)):
+                counts[name] = np.cumsum(winner == value)
+            counts["z_ab"], counts["z_interleaving"] = self._z(counts)
+            self._cache[key] = counts
+        return self._cache[key]
+
+    @staticmethod
+    def _z(c: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """z after every session, B − A: Welch's for the mean RR of the first click of the A/B
+        groups, the sign test (normal approximation) for the interleaving wins; nan if undefined."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            se2 = 0.0
+            means = {}
+            for arm in ("a", "b"):
+                n = c[f"shown_{arm}"].astype(float)
+                means[arm] = c[f"rr_{arm}"] / n
+                var = (c[f"rr2_{arm}"] - n * means[arm] ** 2) / (n - 1)
+                se2 = se2 + np.where(n > 1, np.maximum(var, 0.0), np.nan) / n
+            z_ab = np.where(se2 > 0, (means["b"] - means["a"]) / np.sqrt(se2), np.nan)
+            decided = (c["wins_a"] + c["wins_b"]).astype(float)
+            z_inter = np.where(decided > 0, (c["wins_b"] - c["wins_a"]) / np.sqrt(decided), np.nan)
+        return z_ab, z_inter
+
+    # --- numbers and figure ------------------------------------------------------------------
+
+    def update(self) -> None:
+        if self._holding:
+            return
+        c = self.simulation(self.a.value, self.b.value, self.model.value)
+        i = self.sessions.value - 1
+        shown_a, shown_b = int(c["shown_a"][i]), int(c["shown_b"][i])
+        nan = float("nan")
+        self.values = {
+            "sessions": i + 1,
+            "A/B: sessions shown A": shown_a,
+            "A/B: sessions shown B": shown_b,
+            "A/B: mean RR of first click, A": float(c["rr_a"][i] / shown_a) if shown_a else nan,
+            "A/B: mean RR of first click, B": float(c["rr_b"][i] / shown_b) if shown_b else nan,
+            "A/B: z (B − A)": float(c["z_ab"][i]),
+            "interleaving: A wins": int(c["wins_a"][i]),
+            "interleaving: B wins": int(c["wins_b"][i]),
+            "interleaving: ties": int(c["ties"][i]),
+            "interleaving: z (B − A)": float(c["z_interleaving"][i]),
+        }
+        self.verdicts = {
+            "A/B": self._verdict(self.values["A/B: z (B − A)"]),
+            "interleaving": self._verdict(self.values["interleaving: z (B − A)"]),
+        }
+        self.readout_html.value = table_html(self.values) + "".join(
+            f"<div>{method} verdict: <b>{text}</b></div>" for method, text in self.verdicts.items()
+        )
+        self._render(self._draw, key="z", data=self._lines)
+
+    def _verdict(self, z: float) -> str:
+        if not np.isfinite(z) or abs(z) < Z_CRITICAL:
+            return "no verdict yet (|z| < 1.96)"
+        better = self.b.value if z > 0 else self.a.value
+        return f"{better} is better (|z| >= 1.96)"
+
+    def readout(self) -> str:
+        """A line naming A, B and the click model, the numbers, then the two verdicts."""
+        head = f"A: {self.a.value} · B: {self.b.value} · {self.model.value} clicks"
+        verdicts = "\n".join(f"{m} verdict: {t}" for m, t in self.verdicts.items())
+        return f"{head}\n{super().readout()}\n{verdicts}"
+
+    def _curves(self) -> list:
+        c = self.simulation(self.a.value, self.b.value, self.model.value)
+        x, n = np.arange(1, self.max_sessions + 1), self.sessions.value
+        z_ab, z_inter = (np.clip(c[k], -Z_LIMIT, Z_LIMIT) for k in ("z_ab", "z_interleaving"))
+        return [(x, z_ab), (x, z_inter), ([n, n], [-Z_LIMIT, Z_LIMIT])]
+
+    def _lines(self) -> list:  # the two threshold lines do not move
+        return self._curves() + [None, None]
+
+    def _draw(self, ax) -> None:
+        (x, z_ab), (_, z_inter), marker = self._curves()
+        ax.plot(x, z_ab, color="C0", label="A/B test (RR of first click)")
+        ax.plot(x, z_inter, color="C1", label="interleaving (team draft)")
+        ax.plot(*marker, color="black", lw=0.8, ls=":", label="N")
+        for level in (Z_CRITICAL, -Z_CRITICAL):
+            ax.plot([1, self.max_sessions], [level, level], color="grey", lw=0.8, ls="--")
+        ax.set_xlim(1, self.max_sessions)
+        ax.set_ylim(-Z_LIMIT, Z_LIMIT)
+        ax.set_xlabel("sessions")
+        ax.set_ylabel("z (B − A)")
+        ax.set_title("Evidence as sessions accumulate (dashed: |z| = 1.96)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", fontsize="small")

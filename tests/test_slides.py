@@ -1,0 +1,94 @@
+"""The chapters' slide decks (jupyterlab-rise): every chapter has one, and its metadata are
+exactly what ``tools/slides.py`` writes (run ``python tools/slides.py`` after editing a chapter).
+
+How tall each slide is in a browser is measured by ``tests/test_browser.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
+slides = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(slides)
+
+CHAPTERS = slides.CHAPTERS
+
+
+def test_every_chapter_is_there():
+    assert [p.name[:2] for p in CHAPTERS] == [f"{i:02d}" for i in range(9)]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_every_chapter_has_a_deck_of_at_least_five_slides(path):
+    nb = nbformat.read(path, as_version=4)
+    types = [c.metadata.get("slideshow", {}).get("slide_type") for c in nb.cells]
+    assert types.count("slide") >= 5, f"{path.name}: {types.count('slide')} slides"
+    assert types[0] == "slide"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_slide_metadata_are_what_the_tool_writes(path):
+    nb = nbformat.read(path, as_version=4)
+    assert slides.up_to_date(nb), f"run python tools/slides.py ({path.name} is out of date)"
+
+
+def _cell(cell_type: str, source: str, **extra):
+    make = nbformat.v4.new_markdown_cell if cell_type == "markdown" else nbformat.v4.new_code_cell
+    return make(source, **extra)
+
+
+def test_the_rules():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        _cell("markdown", "# 00 · Title"),
+        _cell("code", 'import numpy as np\n\npd.set_option(\n    "display.precision", 4\n)'),
+        _cell("markdown", "## 1 · A section"),
+        _cell("code", "x = 1"),
+        _cell("markdown", "### A subsection"),
+        _cell("code", "w = ck.widgets.RelevanceToggler([1, 0])\nw"),
+        _cell("markdown", "*Static view.* Without a kernel ..."),
+        _cell("code", "w.show_static()"),
+        _cell("markdown", "What the widget shows."),
+        _cell("markdown", "Text " * 2000),  # far taller than a screen: a subslide of its own
+        _cell("code", "y = 2"),
+    ]
+    assert slides.slide_types(nb) == [
+        "slide",
+        "skip",
+        "slide",
+        "-",
+        "subslide",
+        "subslide",
+        "skip",
+        "skip",
+        "-",
+        "subslide",
+        "subslide",
+    ]
+    assert slides.apply(nb) is True
+    assert slides.apply(nb) is False  # idempotent
+    assert slides.up_to_date(nb)
+    nb.cells[3].metadata["slideshow"]["slide_type"] = "fragment"
+    assert not slides.up_to_date(nb)
+
+
+def test_check_mode_fails_on_stale_metadata(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [_cell("markdown", f"## Section {i}") for i in range(5)]
+    path = tmp_path / "00_x.ipynb"
+    nbformat.write(nb, path)
+    tool = [sys.executable, str(ROOT / "tools" / "slides.py")]
+    assert subprocess.run([*tool, "--check", str(path)], capture_output=True).returncode == 1
+    assert subprocess.run([*tool, str(path)], capture_output=True).returncode == 0
+    assert subprocess.run([*tool, "--check", str(path)], capture_output=True).returncode == 0
+    before = path.read_bytes()
+    subprocess.run([*tool, str(path)], check=True, capture_output=True)
+    assert path.read_bytes() == before
