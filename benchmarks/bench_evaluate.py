@@ -12,14 +12,15 @@ AP (within 1e-9), so that the two columns time the same work. Each figure is the
 tools take turns within each repetition so that a busy machine slows both alike.
 
 Cases:
-  (a) in memory: evaluate(run_df, qrels_df, ["AP", "nDCG@10", "P@10"]) against
+  (a) in memory: evaluate(run, qrels, ["AP", "nDCG@10", "P@10"]) against
       RelevanceEvaluator(qrels_dict, {"map", "ndcg_cut_10", "P_10"}).evaluate(run_dict),
-      evaluator construction included; coursekit with the DataFrames read_run/read_qrels
-      return (categorical ids) and with plain string id columns;
+      evaluator construction included; coursekit with the id columns as read_run/read_qrels
+      return them (categoricals), as Python strings, as pyarrow strings, and as nested dicts;
   (b) from files: read_run + read_qrels + evaluate against parse_run + parse_qrel +
       RelevanceEvaluator + evaluate;
   (c) as (a), with heavy ties (scores rounded to 1 decimal) and the rows in random order, so
       that coursekit has to sort.
+  --scale: 10,000 queries from files, each tool in its own process: seconds and peak RSS.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ MEASURES = ["AP", "nDCG@10", "P@10"]
 TREC_MEASURES = {"map", "ndcg_cut_10", "P_10"}
 POOL_SIZE = 100_000
 GRADE_PROBABILITIES = [0.55, 0.25, 0.12, 0.08]  # grades 0, 1, 2, 3
-TARGET_RATIO = 1.0
+TARGET_RATIO = 0.5
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -114,6 +115,14 @@ def to_dict(frame: pd.DataFrame, value: str) -> dict[str, dict[str, float | int]
     return result
 
 
+def with_ids(frame: pd.DataFrame, dtype: object) -> pd.DataFrame:
+    """The id columns converted to ``dtype`` (object: Python strings; "string[pyarrow]")."""
+    frame = frame.copy()
+    for column in ("query_id", "doc_id"):
+        frame[column] = frame[column].astype(dtype)
+    return frame
+
+
 def categorical(frame: pd.DataFrame) -> pd.DataFrame:
     """The id columns as categoricals, as read_run and read_qrels return them."""
     frame = frame.copy()
@@ -164,6 +173,79 @@ def median_times(tools: dict[str, Callable[[], object]], repeats: int) -> dict[s
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+# --- scale: 10,000 queries x 1,000 documents, each tool in its own process ----------------------
+
+
+def write_files(folder: Path, n_queries: int, n_docs: int, args: argparse.Namespace) -> None:
+    """The run and qrels files, written a block of queries at a time (never all in memory)."""
+    run_part, qrels_part = folder / "run.txt.part", folder / "qrels.txt.part"
+    with open(run_part, "w") as run_file, open(qrels_part, "w") as qrels_file:
+        for first in range(0, n_queries, 500):
+            block = min(500, n_queries - first)
+            run, qrels = make_data(block, n_docs, args.judged, args.unretrieved, args.seed + first)
+            run["query_id"] = (run["query_id"].astype(int) + first).astype(str)
+            qrels["query_id"] = (qrels["query_id"].astype(int) + first).astype(str)
+            run_file.write(
+                "".join(
+                    f"{q} Q0 {d} {r} {s!r} bench\n"
+                    for q, d, r, s in zip(
+                        run.query_id, run.doc_id, run["rank"], run.score, strict=True
+                    )
+                )
+            )
+            qrels_file.write(
+                "".join(
+                    f"{q} 0 {d} {g}\n"
+                    for q, d, g in zip(qrels.query_id, qrels.doc_id, qrels.relevance, strict=True)
+                )  # fmt: skip
+            )
+    run_part.rename(folder / "run.txt")  # complete files only: --scale-dir reuses them
+    qrels_part.rename(folder / "qrels.txt")
+
+
+def child(tool: str, run_path: str, qrels_path: str) -> None:
+    """Read and evaluate in this process; print the mean AP, seconds and peak RSS (MB)."""
+    import resource
+
+    start = time.perf_counter()
+    if tool == "coursekit":
+        # float32 scores, as pytrec_eval: on 10M random scores some are equal in float32 only
+        result = ck.evaluate(run_path, qrels_path, MEASURES, score_precision="float32")
+        value = float(result.mean["AP"])
+    else:
+        value = pytrec_eval_from_files(Path(run_path), Path(qrels_path))
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    print(f"{value!r} {seconds} {peak}")
+
+
+def scale(args: argparse.Namespace) -> int:
+    import subprocess
+
+    n_queries, n_docs = args.scale_queries, args.docs
+    with tempfile.TemporaryDirectory(prefix="coursekit-scale-") as tmp:
+        folder = Path(args.scale_dir or tmp)
+        started = time.perf_counter()
+        if not (folder / "run.txt").exists():  # --scale-dir keeps the files for another time
+            write_files(folder, n_queries, n_docs, args)
+        size = (folder / "run.txt").stat().st_size / 2**20
+        print(f"{n_queries} queries x {n_docs} documents: run file {size:.0f} MB, written in "
+              f"{time.perf_counter() - started:.0f} s")  # fmt: skip
+        results = {}
+        for tool in ("coursekit", "pytrec_eval"):
+            command = [sys.executable, __file__, "--child", tool, str(folder / "run.txt"),
+                       str(folder / "qrels.txt")]  # fmt: skip
+            output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+            value, seconds, peak = map(float, output.split())
+            results[tool] = (value, seconds, peak)
+            print(f"  {tool:<12} mean AP {value:.6f}  {seconds:6.1f} s  peak RSS {peak:6.0f} MB")
+    if abs(results["coursekit"][0] - results["pytrec_eval"][0]) > 1e-9:
+        raise SystemExit("the mean AP differs")
+    ours, theirs = results["coursekit"], results["pytrec_eval"]
+    print(f"ratio: time {ours[1] / theirs[1]:.2f}x, peak RSS {ours[2] / theirs[2]:.2f}x")
+    return 0
+
+
 # --- main ------------------------------------------------------------------------------------
 
 
@@ -175,7 +257,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judged", type=int, default=200, help="judged retrieved docs (200)")
     parser.add_argument("--unretrieved", type=int, default=50, help="judged others (50)")
     parser.add_argument("--seed", type=int, default=20261123)
+    parser.add_argument(
+        "--scale", action="store_true", help="read + evaluate a large run, each tool in a process"
+    )
+    parser.add_argument("--scale-queries", type=int, default=10_000, help="with --scale (10000)")
+    parser.add_argument("--scale-dir", help="with --scale: write the files here, or reuse them")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        child(*args.child)
+        return 0
+    if args.scale:
+        return scale(args)
     if min(args.queries, args.docs, args.repeats) < 1 or min(args.judged, args.unretrieved) < 0:
         parser.error("--queries, --docs, --repeats must be >= 1; --judged, --unretrieved >= 0")
 
@@ -201,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
         # The frames exactly as read_run and read_qrels return them (categorical ids).
         run_read, qrels_read = ck.read_run(run_path), ck.read_qrels(qrels_path)
         tied_categorical, qrels_categorical = categorical(tied), categorical(qrels)
+        run_object, qrels_object = with_ids(run, object), with_ids(qrels, object)
+        tied_object = with_ids(tied, object)
+        run_arrow, qrels_arrow = (
+            with_ids(run, "string[pyarrow]"),
+            with_ids(qrels, "string[pyarrow]"),
+        )
         print(f"set-up: {time.perf_counter() - started:.1f} s")
 
         cases: dict[str, dict[str, Callable[[], float]]] = {
@@ -208,8 +307,16 @@ def main(argv: list[str] | None = None) -> int:
                 "coursekit": lambda: coursekit_mean_ap(run_read, qrels_read),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
             },
-            "(a) in memory, string ids": {
-                "coursekit": lambda: coursekit_mean_ap(run, qrels),
+            "(a) in memory, object string ids": {
+                "coursekit": lambda: coursekit_mean_ap(run_object, qrels_object),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            "(a) in memory, pyarrow string ids": {
+                "coursekit": lambda: coursekit_mean_ap(run_arrow, qrels_arrow),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            "(a) in memory, nested dicts": {
+                "coursekit": lambda: coursekit_mean_ap(run_dict, qrels_dict),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
             },
             "(b) from files": {
@@ -220,8 +327,8 @@ def main(argv: list[str] | None = None) -> int:
                 "coursekit": lambda: coursekit_mean_ap(tied_categorical, qrels_categorical),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
             },
-            "(c) heavy ties, unsorted, string ids": {
-                "coursekit": lambda: coursekit_mean_ap(tied, qrels),
+            "(c) heavy ties, unsorted, object string ids": {
+                "coursekit": lambda: coursekit_mean_ap(tied_object, qrels_object),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
             },
         }

@@ -2,7 +2,11 @@
 
 :func:`parse_measure` turns a name into a :class:`Measure` that computes the value for one query
 with the readable functions of :mod:`coursekit.ranked`, :mod:`coursekit.graded` and
-:mod:`coursekit.recall`.
+:mod:`coursekit.recall`, and, for most families, for every query at once with numpy (the form
+:func:`coursekit.evaluate` uses; tested equal to the readable one).
+
+Adding a measure is one place: its per-query function, its vectorised function (optional) and
+one ``_Family`` line in ``_FAMILIES``.
 """
 
 from __future__ import annotations
@@ -10,51 +14,162 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from .measures import graded, ranked
 from .measures import recall_oriented as recall
+from .validation import RELEVANCE_THRESHOLD
 
-__all__ = ["Measure", "parse_measure", "known_measures"]
+__all__ = ["Measure", "Rankings", "parse_measure", "known_measures"]
+
+
+@dataclass(frozen=True)
+class Rankings:
+    """Every evaluated query's ranking at once, for the vectorised form of each measure.
+
+    Rows are retrieved documents in trec_eval's order: grouped by query, each query's rows by
+    rank. ``query`` is each row's query index (0 .. n_queries - 1), ``rank`` its 1-based rank,
+    ``grade`` its judged grade (0 when unjudged); ``judged_query`` and ``judged_grade`` list
+    every judgment of the evaluated queries.
+    """
+
+    query: np.ndarray
+    rank: np.ndarray
+    grade: np.ndarray
+    n_queries: int
+    judged_query: np.ndarray
+    judged_grade: np.ndarray
+
+    @cached_property
+    def relevant(self) -> np.ndarray:
+        """Whether each row is relevant (grade >= 1)."""
+        return self.grade >= RELEVANCE_THRESHOLD
+
+    @cached_property
+    def n_relevant(self) -> np.ndarray:
+        """The number of relevant documents of each query (floats)."""
+        relevant = self.judged_grade >= RELEVANCE_THRESHOLD
+        return np.bincount(self.judged_query[relevant], minlength=self.n_queries).astype(float)
+
+    @cached_property
+    def relevant_so_far(self) -> np.ndarray:
+        """At each row, the relevant documents of its query at this rank or above."""
+        total = np.cumsum(self.relevant)
+        starts = np.flatnonzero(self.rank == 1)
+        before = total[starts] - self.relevant[starts]
+        return total - np.repeat(before, np.diff(np.r_[starts, self.rank.size]))
+
+    def per_query(self, weights: np.ndarray) -> np.ndarray:
+        """The sum of ``weights`` over each query's rows."""
+        return np.bincount(self.query, weights=weights, minlength=self.n_queries).astype(float)
+
+    def over_relevant(self, totals: np.ndarray) -> np.ndarray:
+        """``totals / n_relevant``, 0 for a query with no relevant document."""
+        n = self.n_relevant
+        return np.where(n > 0, totals / np.where(n > 0, n, 1.0), 0.0)
 
 
 @dataclass(frozen=True)
 class Measure:
-    """A measure for one query: ``measure(rels, n_relevant, judged_grades)``."""
+    """A measure for one query, ``measure(rels, n_relevant, judged_grades)``, and, when it has
+    one, for every query at once, ``measure.every(rankings)`` (the same numbers, vectorised)."""
 
     name: str  #: canonical name, e.g. "P@10"
     family: str  #: "P"
     cutoff: int | float | None  #: 10
     description: str
     compute: Callable[..., float] = field(repr=False, compare=False)
+    vectorised: Callable[..., np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, rels: np.ndarray, n_relevant: int, judged: np.ndarray, **options) -> float:
         return float(self.compute(rels, n_relevant, judged, self.cutoff, **options))
+
+    def every(self, rankings: Rankings, **options) -> np.ndarray:
+        """The value for every query of ``rankings`` (needs a vectorised form)."""
+        if self.vectorised is None:
+            raise ValueError(f"{self.name} has no vectorised form: compute it query by query")
+        return np.asarray(self.vectorised(rankings, self.cutoff, **options), dtype=float)
+
+
+# Each family: its per-query function (rels, n_relevant, judged grades, parameter) and, side by
+# side, its vectorised one (Rankings, parameter), or None when only the per-query one exists.
 
 
 def _ap(rels, n, judged, cutoff, **_):
     return ranked.average_precision(rels, n)
 
 
+def _ap_every(r: Rankings, cutoff, **_):
+    return r.over_relevant(r.per_query(np.where(r.relevant, r.relevant_so_far / r.rank, 0.0)))
+
+
 def _p(rels, n, judged, k, **_):
     return ranked.precision_at(rels, k)
+
+
+def _p_every(r: Rankings, k, **_):
+    return r.per_query(r.relevant & (r.rank <= k)) / k
 
 
 def _r(rels, n, judged, k, **_):
     return ranked.recall_at(rels, k, n)
 
 
+def _r_every(r: Rankings, k, **_):
+    return r.over_relevant(r.per_query(r.relevant & (r.rank <= k)))
+
+
 def _rprec(rels, n, judged, cutoff, **_):
     return ranked.r_precision(rels, n)
+
+
+def _rprec_every(r: Rankings, cutoff, **_):
+    return r.over_relevant(r.per_query(r.relevant & (r.rank <= r.n_relevant[r.query])))
 
 
 def _rr(rels, n, judged, cutoff, **_):
     return ranked.reciprocal_rank(rels)
 
 
+def _rr_every(r: Rankings, cutoff, **_):
+    value = np.zeros(r.n_queries)
+    rows = np.flatnonzero(r.relevant)
+    queries, first = np.unique(r.query[rows], return_index=True)
+    value[queries] = 1.0 / r.rank[rows[first]]
+    return value
+
+
 def _ndcg(rels, n, judged, k, ndcg_variant="trec", **_):
     return graded.ndcg(rels, k=k, ideal=judged, variant=ndcg_variant)
+
+
+def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
+    dcg = r.per_query(_dcg_contributions(r.grade, r.rank, k, ndcg_variant))
+    ideal_order = np.lexsort((-r.judged_grade, r.judged_query))
+    query = r.judged_query[ideal_order]
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if query.size else query
+    rank = np.arange(query.size) - np.repeat(starts, np.diff(np.r_[starts, query.size])) + 1
+    contributions = _dcg_contributions(r.judged_grade[ideal_order], rank, k, ndcg_variant)
+    ideal = np.bincount(query, weights=contributions, minlength=r.n_queries)
+    return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
+
+
+def _dcg_contributions(grades: np.ndarray, rank: np.ndarray, k: int | None, variant: str):
+    """Each row's contribution to DCG@k, from :func:`coursekit.graded.discounted_gains` itself:
+    a grade's gain is its contribution at rank 1, and a gain of 1 at rank r is 1 / discount."""
+    levels = np.unique(grades[:: max(1, grades.size // 4096)])  # a sample first: few grades
+    if not np.isin(grades, levels).all():
+        levels = np.unique(grades)
+    gain = np.array([graded.discounted_gains([g], variant)[0] for g in levels])
+    gain = gain[np.searchsorted(levels, grades)]
+    deepest = int(rank.max(initial=0)) if k is None else min(k, int(rank.max(initial=0)))
+    per_rank = graded.discounted_gains(np.ones(deepest), variant)
+    inside = rank <= deepest
+    contributions = np.zeros(rank.size)
+    contributions[inside] = gain[inside] * per_rank[rank[inside] - 1]
+    return contributions
 
 
 def _iprec(rels, n, judged, level, **_):
@@ -73,28 +188,54 @@ def _num_ret(rels, n, judged, cutoff, **_):
     return float(len(rels))
 
 
+def _num_ret_every(r: Rankings, cutoff, **_):
+    return np.bincount(r.query, minlength=r.n_queries).astype(float)
+
+
 def _num_rel(rels, n, judged, cutoff, **_):
     return float(n)
+
+
+def _num_rel_every(r: Rankings, cutoff, **_):
+    return r.n_relevant.copy()
 
 
 def _num_rel_ret(rels, n, judged, cutoff, **_):
     return float(np.count_nonzero(np.asarray(rels) >= 1))
 
 
-# family: (parameter: "none" | "optional" | "int" | "level", function, description)
-_FAMILIES: dict[str, tuple[str, Callable[..., float], str]] = {
-    "AP": ("none", _ap, "average precision"),
-    "P": ("int", _p, "precision at rank k (P@k)"),
-    "R": ("int", _r, "recall at rank k (R@k)"),
-    "Rprec": ("none", _rprec, "R-precision"),
-    "RR": ("none", _rr, "reciprocal rank of the first relevant document"),
-    "nDCG": ("optional", _ndcg, "normalised discounted cumulated gain (nDCG, nDCG@k)"),
-    "IPrec": ("level", _iprec, "interpolated precision at a recall level (IPrec@0.3)"),
-    "PRES": ("int", _pres, "PRES with N_max documents (PRES@100)"),
-    "MOR": ("int", _mor, "MOR with N_max documents (MOR@100)"),
-    "NumRet": ("none", _num_ret, "number of documents retrieved"),
-    "NumRel": ("none", _num_rel, "number of relevant documents of the query"),
-    "NumRelRet": ("none", _num_rel_ret, "number of relevant documents retrieved"),
+def _num_rel_ret_every(r: Rankings, cutoff, **_):
+    return r.per_query(r.relevant)
+
+
+@dataclass(frozen=True)
+class _Family:
+    parameter: str  # "none" | "optional" | "int" | "level"
+    one: Callable[..., float]  # per query
+    every: Callable[..., np.ndarray] | None  # every query at once, or None
+    description: str
+
+
+# One line per measure family (and its two functions above).
+_FAMILIES: dict[str, _Family] = {
+    "AP": _Family("none", _ap, _ap_every, "average precision"),
+    "P": _Family("int", _p, _p_every, "precision at rank k (P@k)"),
+    "R": _Family("int", _r, _r_every, "recall at rank k (R@k)"),
+    "Rprec": _Family("none", _rprec, _rprec_every, "R-precision"),
+    "RR": _Family("none", _rr, _rr_every, "reciprocal rank of the first relevant document"),
+    "nDCG": _Family(
+        "optional", _ndcg, _ndcg_every, "normalised discounted cumulated gain (nDCG, nDCG@k)"
+    ),
+    "IPrec": _Family("level", _iprec, None, "interpolated precision at a recall level (IPrec@0.3)"),
+    "PRES": _Family("int", _pres, None, "PRES with N_max documents (PRES@100)"),
+    "MOR": _Family("int", _mor, None, "MOR with N_max documents (MOR@100)"),
+    "NumRet": _Family("none", _num_ret, _num_ret_every, "number of documents retrieved"),
+    "NumRel": _Family(
+        "none", _num_rel, _num_rel_every, "number of relevant documents of the query"
+    ),
+    "NumRelRet": _Family(
+        "none", _num_rel_ret, _num_rel_ret_every, "number of relevant documents retrieved"
+    ),
 }
 
 _NAME = re.compile(r"^(?P<family>[A-Za-z]+)(?:@(?P<param>[0-9]+(?:\.[0-9]+)?))?$")
@@ -104,8 +245,8 @@ def known_measures() -> str:
     """One line per measure family: the forms :func:`parse_measure` accepts."""
     forms = {"none": "{f}", "optional": "{f}, {f}@k", "int": "{f}@k", "level": "{f}@r"}
     return "\n".join(
-        f"{forms[kind].format(f=family):<16} {description}"
-        for family, (kind, _, description) in _FAMILIES.items()
+        f"{forms[spec.parameter].format(f=family):<16} {spec.description}"
+        for family, spec in _FAMILIES.items()
     )
 
 
@@ -130,7 +271,8 @@ def parse_measure(name: str) -> Measure:
         hint = f"did you mean {close[0]!r}?" if close else "no such family"
         raise _unknown(name, hint)
     family, param = match["family"], match["param"]
-    kind, function, description = _FAMILIES[family]
+    spec = _FAMILIES[family]
+    kind = spec.parameter
     cutoff: int | float | None = None
     if kind == "none" and param is not None:
         raise _unknown(name, f"{family} takes no @ parameter")
@@ -146,4 +288,4 @@ def parse_measure(name: str) -> Measure:
                 raise _unknown(name, "the cut-off must be a positive integer")
             cutoff = int(param)
     canonical = family if cutoff is None else f"{family}@{param}"
-    return Measure(canonical, family, cutoff, description, function)
+    return Measure(canonical, family, cutoff, spec.description, spec.one, spec.every)

@@ -292,8 +292,9 @@ def test_mean_average_precision():
     assert ck.mean_average_precision(queries) == pytest.approx((ap1 + ap2) / 2)
 
 
-def test_mean_average_precision_no_query_is_zero():
-    assert ck.mean_average_precision([]) == 0.0
+def test_mean_average_precision_of_no_query_is_an_error():
+    with pytest.raises(ValueError, match="mean_average_precision of no query"):
+        ck.mean_average_precision([])
 
 
 def test_mean_average_precision_rejects_bare_rankings():
@@ -324,8 +325,9 @@ def test_gmap_below_map_when_aps_differ():
     assert ck.mean_average_precision(queries) == pytest.approx(5 / 8)
 
 
-def test_gmap_no_query_is_zero():
-    assert ck.geometric_mean_average_precision([]) == 0.0
+def test_gmap_of_no_query_is_an_error():
+    with pytest.raises(ValueError, match="geometric_mean_average_precision of no query"):
+        ck.geometric_mean_average_precision([])
 
 
 def test_mean_reciprocal_rank():
@@ -334,5 +336,6 @@ def test_mean_reciprocal_rank():
     )
 
 
-def test_mean_reciprocal_rank_no_query_is_zero():
-    assert ck.mean_reciprocal_rank([]) == 0.0
+def test_mean_reciprocal_rank_of_no_query_is_an_error():
+    with pytest.raises(ValueError, match="mean_reciprocal_rank of no query"):
+        ck.mean_reciprocal_rank([])

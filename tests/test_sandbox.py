@@ -365,7 +365,7 @@ def test_h_wall_time_kills_everything(box: Path) -> None:
 def test_i_sandboxed_kernel_runs_a_notebook(box: Path) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    from coursekit.grading.sandbox import SandboxedKernelManager
+    from coursekit.grading.sandbox_kernel import SandboxedKernelManager
 
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -220,14 +221,18 @@ def test_negative_grades_are_neither_relevant_nor_gain(tmp_path, fast):
     assert table.loc["q1"].tolist() == pytest.approx([1 / 2, 1 / 3, 1 / math.log2(3)])
 
 
-def test_read_qrels_fractional_grades_stay_float(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 0.5\nq1 0 d2 1.5\n")
-    assert ck.read_qrels(path)["relevance"].tolist() == [0.5, 1.5]
+def test_read_qrels_refuses_fractional_grades(tmp_path):
+    # trec_eval reads grades as integers: 0.5 and 1.5 would silently become other gains
+    path = _write(tmp_path, "qrels.txt", "q1 0 d1 1\nq1 0 d2 1.5\n")
+    with pytest.raises(
+        ValueError, match=f"{re.escape(str(path))}, line 2: the grade '1.5' is not an"
+    ):
+        ck.read_qrels(path)
 
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_grade_below_one_is_not_relevant_but_gains(tmp_path, fast):
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 0.5\nq1 0 d2 1.5\n")
+    path = {"q1": {"d1": 0.5, "d2": 1.5}}  # fractional grades: from a dict (files refuse them)
     run = {"q1": {"d1": 2.0, "d2": 1.0}}
     table = ck.evaluate(run, path, ["RR", "P@1", "AP", "NumRelRet", "nDCG"], fast=fast).table()
     # d1 (0.5) is not relevant, d2 (1.5) is: rels [0.5, 1.5] -> binary [0, 1]

@@ -59,7 +59,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import sandbox_cgroup, sandbox_fs
 
@@ -329,12 +328,3 @@ def read_output(writable: Path, name: str | Path, max_bytes: int = 1 << 20) -> b
         return b"".join(chunks)
     finally:
         os.close(fd)
-
-
-def __getattr__(name: str) -> Any:
-    # SandboxedKernelManager needs jupyter_client, which only the lab and test extras install
-    if name == "SandboxedKernelManager":
-        from .sandbox_kernel import SandboxedKernelManager
-
-        return SandboxedKernelManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,7 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import as_binary, check_k, check_n_relevant, check_positive_int
+from ..validation import (
+    as_binary,
+    check_k,
+    check_n_relevant,
+    check_positive_int,
+    check_unit_interval,
+)
 
 __all__ = [
     "STANDARD_RECALL_LEVELS",
@@ -241,20 +247,26 @@ def _pairs(queries: Iterable[tuple[Sequence[float], int]], name: str) -> list[tu
                 f"{name} takes a list of (rels, n_relevant) pairs, one per query; "
                 f"item {i} is {type(pair).__name__}"
             )
+    if not pairs:  # 0.0 would read as a system that finds nothing
+        raise ValueError(f"{name} of no query: give one (rels, n_relevant) pair per query")
     return pairs
 
 
 def mean_average_precision(queries: Iterable[tuple[Sequence[float], int]]) -> float:
-    """MAP: the arithmetic mean of the queries' average precisions (0 for no query).
+    """MAP: the arithmetic mean of the queries' average precisions.
 
-    ``queries`` is a list of ``(rels, n_relevant)`` pairs, one per query.
+    ``queries`` is a list of ``(rels, n_relevant)`` pairs, one per query; with no query there is
+    no mean (a ``ValueError``: 0.0 would read as a system finding nothing).
 
     >>> mean_average_precision([([0, 0, 1], 1), ([0, 1, 1], 2)])
     0.4583333333333333
     """
+    if isinstance(queries, (str, bytes, Mapping)) or not isinstance(queries, Iterable):
+        raise TypeError(
+            "mean_average_precision takes a list of (rels, n_relevant) pairs, one per query; "
+            f"got {type(queries).__name__}"
+        )
     pairs = _pairs(queries, "mean_average_precision")
-    if not pairs:
-        return 0.0
     return float(np.mean([average_precision(r, n) for r, n in pairs]))
 
 
@@ -270,8 +282,7 @@ def geometric_mean_average_precision(
     0.7071
     """
     pairs = _pairs(queries, "geometric_mean_average_precision")
-    if not pairs:
-        return 0.0
+    check_unit_interval(floor, "floor")
     aps = np.array([average_precision(r, n) for r, n in pairs])
     return float(np.exp(np.mean(np.log(np.maximum(aps, floor)))))
 
@@ -279,8 +290,12 @@ def geometric_mean_average_precision(
 def mean_reciprocal_rank(rankings: Iterable[Sequence[float]]) -> float:
     """MRR: the mean over queries of the reciprocal rank of the first relevant document.
 
+    With no query there is no mean (a ``ValueError``).
+
     >>> mean_reciprocal_rank([[1, 0], [0, 0, 1], [0]])
     0.4444444444444444
     """
     rr = [reciprocal_rank(rels) for rels in rankings]
-    return float(np.mean(rr)) if rr else 0.0
+    if not rr:
+        raise ValueError("mean_reciprocal_rank of no query: give one ranking per query")
+    return float(np.mean(rr))

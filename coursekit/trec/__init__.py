@@ -18,18 +18,19 @@ Every problem in a file is reported with the file name and line number.
 
 from __future__ import annotations
 
-from .columns import QRELS_COLUMNS, RUN_COLUMNS, factorize_ids
+from .columns import MAX_GRADE, QRELS_COLUMNS, RUN_COLUMNS, first_repeated
 from .frames import as_qrels_frame, as_run_frame, check_no_duplicates, sort_run
 from .read import read_qrels, read_run
 from .write import qrels_to_dict, run_to_dict, write_qrels, write_run
 
 __all__ = [
+    "MAX_GRADE",
     "QRELS_COLUMNS",
     "RUN_COLUMNS",
     "as_qrels_frame",
     "as_run_frame",
     "check_no_duplicates",
-    "factorize_ids",
+    "first_repeated",
     "qrels_to_dict",
     "read_qrels",
     "read_run",

@@ -13,45 +13,28 @@ RUN_COLUMNS = ["query_id", "doc_id", "rank", "score", "run"]
 PathLike = str | os.PathLike
 
 
-def factorize_ids(ids: np.ndarray, blocks: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes for an array of ids and the ids they stand for (first-seen order).
-
-    With ``blocks``, each run of equal neighbours is hashed once: a run or qrels file lists a
-    query's rows together, so its query ids cost one hash per query, not one per row.
-    """
-    ids = np.asarray(ids, dtype=object)
-    if not blocks or ids.size == 0:
-        codes, uniques = pd.factorize(ids)
-        return codes, np.asarray(uniques, dtype=object)
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    block_codes, uniques = pd.factorize(ids[starts])
-    return (
-        np.repeat(block_codes, np.diff(np.r_[starts, ids.size])),
-        np.asarray(uniques, dtype=object),
-    )
-
-
-def categorical_ids(frame: pd.DataFrame) -> pd.DataFrame:
-    """Store the id columns as categoricals: each id is hashed once, here, and the frame is
-    smaller; they still compare equal to plain strings."""
-    for column in ("query_id", "doc_id"):
-        values = frame[column]
-        if not isinstance(values.dtype, pd.CategoricalDtype):
-            # categories in first-seen order, not sorted: ties are broken on the strings,
-            # never on category order
-            codes, uniques = factorize_ids(values.to_numpy(), blocks=column == "query_id")
-            frame[column] = pd.Categorical.from_codes(codes, categories=pd.Index(uniques))
-    return frame
-
-
 def first_duplicate(frame: pd.DataFrame) -> int | None:
     """Row of the first repeated (query_id, doc_id) pair, or None (on integer codes: fast)."""
-    q_codes, _ = pd.factorize(frame["query_id"])
-    d_codes, d_uniques = pd.factorize(frame["doc_id"])
-    keys = q_codes.astype(np.int64) * max(len(d_uniques), 1) + d_codes
+    codes = []
+    for column in ("query_id", "doc_id"):
+        values = frame[column]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            codes.append((values.cat.codes.to_numpy(), len(values.cat.categories)))
+        else:
+            found, uniques = pd.factorize(values)
+            codes.append((found, len(uniques)))
+    (q_codes, _), (d_codes, n_docs) = codes
+    return first_repeated(q_codes.astype(np.int64) * max(n_docs, 1) + d_codes)
+
+
+def first_repeated(keys: np.ndarray) -> int | None:
+    """Row of the first value of ``keys`` seen before, or None; one sort when there is none."""
+    ordered = np.sort(keys)
+    if not np.any(ordered[1:] == ordered[:-1]):
+        return None
     order = np.argsort(keys, kind="stable")
     repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-    return int(order[1:][repeated].min()) if repeated.size else None
+    return int(order[1:][repeated].min())
 
 
 def as_str(column: pd.Series) -> np.ndarray:
@@ -59,8 +42,20 @@ def as_str(column: pd.Series) -> np.ndarray:
     return column.astype(str).to_numpy(dtype=object)
 
 
+MAX_GRADE = 2**31 - 1  # trec_eval and pytrec_eval read grades as C ints
+
+
 def integral_grades(frame: pd.DataFrame) -> pd.DataFrame:
+    """Grades as integers when they all are; a grade beyond a C int is refused (cast, it would
+    wrap around and silently change relevance)."""
     grades = frame["relevance"].to_numpy(dtype=float)
+    large = np.flatnonzero(~(np.abs(grades) <= MAX_GRADE))
+    if large.size:
+        i = int(large[0])
+        raise ValueError(
+            f"qrels row {i}: the grade {float(grades[i])!r} is out of range (grades are "
+            f"integers from {-MAX_GRADE} to {MAX_GRADE}, as in trec_eval)"
+        )
     if grades.size and np.all(grades == np.round(grades)):
         frame["relevance"] = grades.astype(np.int64)
     return frame

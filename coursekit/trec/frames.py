@@ -17,6 +17,7 @@ from .columns import (
     first_duplicate,
     integral_grades,
 )
+from .order import string_ranks, trec_order
 from .read import read_qrels, read_run
 
 
@@ -150,18 +151,19 @@ def sort_run(run: pd.DataFrame) -> pd.DataFrame:
     >>> sort_run(run)[["doc_id", "rank"]].to_numpy().tolist()
     [['b', 1], ['c', 2], ['a', 3]]
     """
-    # Sort on the ids as strings: a categorical column would sort by its category order.
-    keys = pd.DataFrame(
-        {
-            "query_id": as_str(run["query_id"]),
-            "score": run["score"].to_numpy(),
-            "doc_id": as_str(run["doc_id"]),
-        },
-        index=run.index,
+    # On integer codes: each id hashed once, the distinct ids sorted once as strings.
+    q_codes, q_ids = pd.factorize(as_str(run["query_id"]))
+    d_codes, d_ids = pd.factorize(as_str(run["doc_id"]))
+    query = string_ranks(np.asarray(q_ids, dtype=object))[q_codes]
+    order = trec_order(
+        query,
+        run["score"].to_numpy(dtype=float),
+        lambda: string_ranks(np.asarray(d_ids, dtype=object)),
+        d_codes,
     )
-    order = keys.sort_values(
-        ["query_id", "score", "doc_id"], ascending=[True, False, False], kind="mergesort"
-    ).index
-    ordered = run.loc[order].reset_index(drop=True)
-    ordered["rank"] = ordered.groupby("query_id", sort=False).cumcount().to_numpy() + 1
+    order = order[np.argsort(query[order], kind="stable")]  # queries by id
+    ordered = run.iloc[order].reset_index(drop=True)
+    ordered["rank"] = (
+        ordered.groupby("query_id", sort=False, observed=True).cumcount().to_numpy() + 1
+    )
     return ordered

@@ -1,124 +1,225 @@
-"""Reading TREC qrels and run files; every problem is reported as file:line."""
+"""Reading TREC qrels and run files (with pyarrow); every problem is reported as file:line.
+
+What trec_eval reads is read: fields separated by any run of spaces or tabs, CRLF line ends, a
+UTF-8 byte order mark, blank lines, ``#`` comment lines in qrels (trec_eval 10), text after the
+sixth field of a run line (trec_eval ignores it), gzip-compressed files (``.gz``). What would
+change the numbers is refused with the file and line: a grade that is not an integer or is out
+of range, a number written in a form trec_eval reads differently (``1_0``, ``0x10``), NaN or
+infinite numbers, bytes that are not UTF-8, an empty file, a document listed twice for a query.
+"""
 
 from __future__ import annotations
 
-import csv
-import math
+import gzip
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .columns import RUN_COLUMNS, PathLike, categorical_ids, first_duplicate, integral_grades
+from .columns import MAX_GRADE, PathLike, first_duplicate
+
+_BLOCK = 1 << 25  # bytes read at a time: memory stays bounded for runs of any size
+_NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+_INTEGER = r"^[+-]?[0-9]+$"
+_NOT_FINITE = r"^[+-]?(?i:nan|inf|infinity)$"
+RUN_LAYOUT = "query_id Q0 doc_id rank score run_name"
+QRELS_LAYOUT = "query_id iteration doc_id grade"
 
 
 def _fail(path: PathLike, line: int, message: str) -> None:
     raise ValueError(f"{path}, line {line}: {message}")
 
 
-def _parse_number(text: str, what: str, path: PathLike, line: int) -> float:
+def _blocks(path: PathLike) -> Iterator[tuple[int, bytes]]:
+    """The file's bytes in blocks of whole lines, each with the number of its first line."""
+    with open(path, "rb") as raw:
+        gzipped = raw.read(2) == b"\x1f\x8b"
+    opener: Any = gzip.open if gzipped else open
+    line, rest, first = 1, b"", True
+    with opener(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_BLOCK)
+            data = rest + chunk
+            if chunk:
+                cut = data.rfind(b"\n") + 1
+                data, rest = data[:cut], data[cut:]
+            if first and data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            first = False
+            if data:
+                yield line, data
+            line += data.count(b"\n")
+            if not chunk:
+                return
+
+
+def _plain(data: bytes, comments: bool) -> bool:
+    """Whether a block is laid out the plain way: one space between fields, LF line ends, no
+    blank line, no comment (then pyarrow's CSV reader splits it, much faster)."""
+    odd = (b"\t", b"  ", b"\r", b"\n\n", b" \n", b"\n ", b"#" if comments else b"\t")
+    return not data.startswith((b" ", b"\n")) and not any(mark in data for mark in odd)
+
+
+def _split_plain(data: bytes, n_fields: int) -> list | None:
+    """The fields of a plain block (each column's chunks), or None if some line has another
+    number of fields or some bytes are not UTF-8 (then the general splitter says where)."""
+    import pyarrow as pa
+    from pyarrow import csv
+
+    names = [str(i) for i in range(n_fields)]
     try:
-        value = float(text)
-    except ValueError:
-        _fail(path, line, f"{what} {text!r} is not a number")
-    if not math.isfinite(value):
-        _fail(path, line, f"{what} {text!r} is not a finite number")
-    return value
-
-
-def _read_lines(
-    path: PathLike, n_fields: int, kind: str, layout: str
-) -> list[tuple[int, list[str]]]:
-    """The non-blank lines of a file split on white space, each checked for its field count."""
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != n_fields:
-                _fail(
-                    path,
-                    number,
-                    f"a {kind} line has {n_fields} fields ({layout}), this one has "
-                    f"{len(fields)}: {line.strip()[:80]!r}",
-                )
-            rows.append((number, fields))
-    return rows
-
-
-def _read_table(path: PathLike, n_fields: int, numeric: tuple[int, ...]) -> pd.DataFrame | None:
-    """Fast path: let pandas split the file, with the ``numeric`` columns parsed as floats.
-
-    Returns None when anything looks off (then the slow, line-by-line reader finds the exact
-    line and says what is wrong). Fields are split on white space only: quotes are ordinary
-    characters, as in trec_eval.
-    """
-    dtypes = {i: (float if i in numeric else object) for i in range(n_fields)}
-    try:
-        frame = pd.read_csv(
-            path,
-            sep=r"\s+",
-            header=None,
-            dtype=dtypes,
-            engine="c",
-            quoting=csv.QUOTE_NONE,
-            keep_default_na=False,
-            na_filter=False,
-            skip_blank_lines=True,
+        table = csv.read_csv(
+            pa.py_buffer(data),
+            read_options=csv.ReadOptions(column_names=names),
+            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False),
+            convert_options=csv.ConvertOptions(
+                column_types=dict.fromkeys(names, pa.string()), strings_can_be_null=False
+            ),
         )
-    except Exception:
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    if frame.shape[1] != n_fields:
-        return None
-    for i in numeric:
-        column = frame[i].to_numpy()
-        if column.dtype.kind != "f" or not np.all(np.isfinite(column)):
-            return None
-    # a short line leaves its trailing fields empty (white space cannot make an empty field
-    # in the middle), so the last column is enough to spot one
-    last = n_fields - 1
-    if last not in numeric and (frame[last].to_numpy() == "").any():
-        return None
-    return frame
+    return [table.column(i).chunks for i in range(n_fields)]
+
+
+def _split(path: PathLike, first_line: int, data: bytes, spec: tuple) -> tuple[list, np.ndarray]:
+    """The fields of a block's lines (any white space, comments, trailing text), checked."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n_fields, kind, layout, comments = spec
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = first_line + data.count(b"\n", 0, error.start)
+        _fail(path, bad, f"bytes that are not UTF-8 ({error.reason}); save the file as UTF-8")
+    rows = pc.split_pattern(pa.array([text], pa.large_string()), "\n").values
+    trimmed = pc.ascii_trim_whitespace(rows)
+    keep = pc.binary_length(trimmed).to_numpy(zero_copy_only=False) > 0
+    if comments:
+        keep &= ~pc.starts_with(trimmed, "#").to_numpy(zero_copy_only=False)
+    kept = np.flatnonzero(keep)
+    if kept.size < len(trimmed):
+        trimmed = trimmed.filter(pa.array(keep))
+    fields = pc.ascii_split_whitespace(trimmed)
+    counts = pc.list_value_length(fields).to_numpy(zero_copy_only=False)
+    bad = (counts != n_fields) if kind == "qrels" else (counts < n_fields)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        _fail(
+            path,
+            first_line + int(kept[i]),
+            f"a {kind} line has {n_fields} fields ({layout}), this one has "
+            f"{counts[i]}: {str(trimmed[i])[:80]!r}",
+        )
+    columns = [[pc.list_element(fields, i).cast(pa.string())] for i in range(n_fields)]
+    return columns, first_line + kept
+
+
+def _read(path: PathLike, n_fields: int, kind: str, layout: str, comments: bool) -> dict:
+    """The fields of every line: pyarrow string arrays, and each row's line number."""
+    import pyarrow as pa  # imported on first use: ``import coursekit`` stays light
+
+    columns: list[list] = [[] for _ in range(n_fields)]
+    lines = []
+    for first_line, data in _blocks(path):
+        fields = _split_plain(data, n_fields) if _plain(data, comments) else None
+        if fields is not None:
+            numbers = first_line + np.arange(sum(map(len, fields[0])))
+        else:
+            fields, numbers = _split(path, first_line, data, (n_fields, kind, layout, comments))
+        for column, chunks in zip(columns, fields, strict=True):
+            column.extend(chunks)
+        lines.append(numbers)
+    if not lines or sum(map(len, lines)) == 0:
+        raise ValueError(f"{path}: the {kind} file holds no " + (
+            "judgment" if kind == "qrels" else "retrieved document"))  # fmt: skip
+    result: dict = {i: pa.chunked_array(columns[i], pa.string()) for i in range(n_fields)}
+    result["line"] = np.concatenate(lines)
+    return result
+
+
+def _numbers(path: PathLike, column: Any, lines: np.ndarray, what: str, integer: bool):
+    """A column of numbers as float64, refusing any text trec_eval would read differently."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:  # pyarrow's parser takes the numbers trec_eval reads alike, and NaN and infinity
+        return _in_range(path, column, lines, what, integer, _cast(column, integer))
+    except pa.ArrowInvalid:
+        pass  # find the line, say what is wrong
+    ok = pc.match_substring_regex(column, _INTEGER if integer else _NUMBER)
+    if not pc.all(ok).as_py():
+        i = int(np.flatnonzero(~ok.to_numpy(zero_copy_only=False))[0])
+        text = column[i].as_py()
+        if pc.match_substring_regex(column[i : i + 1], _NOT_FINITE)[0].as_py():
+            message = "is not a finite number"
+        elif integer and pc.match_substring_regex(column[i : i + 1], _NUMBER)[0].as_py():
+            message = "is not an integer (trec_eval reads grades as integers)"
+        else:
+            message = "is not a number"
+        _fail(path, int(lines[i]), f"{what} {text!r} {message}")
+    return _in_range(path, column, lines, what, integer, _cast(column, False))
+
+
+def _cast(column: Any, integer: bool) -> np.ndarray:
+    import pyarrow.compute as pc
+
+    values = pc.cast(column, "int64" if integer else "float64").to_numpy()
+    return values.astype(float)
+
+
+def _in_range(
+    path: PathLike, column: Any, lines: np.ndarray, what: str, integer: bool, values: np.ndarray
+) -> np.ndarray:
+    limit = MAX_GRADE if integer else np.finfo(float).max
+    bad = ~(np.abs(values) <= limit)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        problem = "is out of range" if integer else "is not a finite number"
+        _fail(path, int(lines[i]), f"{what} {column[i].as_py()!r} {problem}")
+    return values
+
+
+def _categorical(column: Any) -> pd.Categorical:
+    """A pyarrow string column as a categorical: each id hashed once, by pyarrow."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column.combine_chunks())
+    categories = pd.Index(encoded.dictionary.to_pandas(), dtype="str")
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+
+
+def _check_duplicates(path: PathLike, frame: pd.DataFrame, lines: np.ndarray, verb: str) -> None:
+    i = first_duplicate(frame)
+    if i is not None:
+        _fail(
+            path,
+            int(lines[i]),
+            f"document {frame.doc_id.iloc[i]!r} is {verb} twice for query "
+            f"{frame.query_id.iloc[i]!r}",
+        )
 
 
 def read_qrels(path: PathLike) -> pd.DataFrame:
     """Read a TREC qrels file into a DataFrame with columns query_id, doc_id, relevance.
 
-    Grades are numbers (usually integers; negative grades mean judged, not relevant).
-    Raises ``ValueError`` naming the file and line of a malformed line, a non-numeric grade,
-    or a document judged twice for the same query, and for a file with no judgment.
+    Grades are integers (negative grades mean judged, not relevant). Raises ``ValueError``
+    naming the file and line of a malformed line, a grade that is not an integer or is out of
+    range, or a document judged twice for the same query, and for a file with no judgment.
     """
-    frame = _read_table(path, 4, numeric=(3,))
-    if frame is None:
-        rows = _read_lines(path, 4, "qrels", "query_id iteration doc_id grade")
-        data = {"query_id": [], "doc_id": [], "relevance": []}
-        for number, (qid, _, doc, grade) in rows:
-            data["query_id"].append(qid)
-            data["doc_id"].append(doc)
-            data["relevance"].append(_parse_number(grade, "the grade", path, number))
-        result = pd.DataFrame(data)
-        lines = np.array([number for number, _ in rows])
-    else:
-        result = pd.DataFrame(
-            {"query_id": frame[0], "doc_id": frame[2], "relevance": frame[3].to_numpy()}
-        )
-        lines = None
-    result = categorical_ids(integral_grades(result))
-    if result.empty:
-        raise ValueError(f"{path}: the qrels file holds no judgment")
-    i = first_duplicate(result)
-    if i is not None:
-        if lines is None:  # recover line numbers from the slow reader
-            lines = np.array(
-                [n for n, _ in _read_lines(path, 4, "qrels", "query_id iteration doc_id grade")]
-            )
-        _fail(
-            path,
-            int(lines[i]),
-            f"document {result.doc_id.iloc[i]!r} is judged twice for query "
-            f"{result.query_id.iloc[i]!r}",
-        )
+    fields = _read(path, 4, "qrels", QRELS_LAYOUT, comments=True)
+    lines = fields["line"]
+    grades = _numbers(path, fields[3], lines, "the grade", integer=True)
+    result = pd.DataFrame(
+        {
+            "query_id": _categorical(fields[0]),
+            "doc_id": _categorical(fields[2]),
+            "relevance": grades.astype(np.int64),
+        }
+    )
+    _check_duplicates(path, result, lines, "judged")
     return result
 
 
@@ -127,44 +228,22 @@ def read_run(path: PathLike) -> pd.DataFrame:
 
     The rank column is kept as written but ignored by every measure: like trec_eval, coursekit
     orders each query's documents by score, descending, ties broken by doc id descending.
-    Raises ``ValueError`` naming the file and line of a malformed line, a non-numeric rank or
-    score, a NaN or infinite score, or a document retrieved twice for the same query.
+    Text after the sixth field is ignored, as trec_eval does. Raises ``ValueError`` naming the
+    file and line of a malformed line, a non-numeric rank or score, a NaN or infinite score,
+    or a document retrieved twice for the same query, and for a file with no line.
     """
-    layout = "query_id Q0 doc_id rank score run_name"
-    frame = _read_table(path, 6, numeric=(3, 4))
-    if frame is None:
-        rows = _read_lines(path, 6, "run", layout)
-        data: dict[str, list] = {c: [] for c in RUN_COLUMNS}
-        for number, (qid, _, doc, rank, score, tag) in rows:
-            data["query_id"].append(qid)
-            data["doc_id"].append(doc)
-            data["rank"].append(_parse_number(rank, "the rank", path, number))
-            data["score"].append(_parse_number(score, "the score", path, number))
-            data["run"].append(tag)
-        result = pd.DataFrame(data)
-        result["score"] = result["score"].astype(float)
-        lines = np.array([number for number, _ in rows])
-    else:
-        result = pd.DataFrame(
-            {
-                "query_id": frame[0],
-                "doc_id": frame[2],
-                "rank": frame[3].to_numpy(),
-                "score": frame[4].to_numpy(),
-                "run": frame[5],
-            }
-        )
-        lines = None
-    result["rank"] = result["rank"].to_numpy(dtype=float).astype(np.int64)
-    categorical_ids(result)
-    i = first_duplicate(result)
-    if i is not None:
-        if lines is None:
-            lines = np.array([n for n, _ in _read_lines(path, 6, "run", layout)])
-        _fail(
-            path,
-            int(lines[i]),
-            f"document {result.doc_id.iloc[i]!r} is retrieved twice for query "
-            f"{result.query_id.iloc[i]!r}",
-        )
+    fields = _read(path, 6, "run", RUN_LAYOUT, comments=False)
+    lines = fields["line"]
+    ranks = _numbers(path, fields[3], lines, "the rank", integer=False)
+    scores = _numbers(path, fields[4], lines, "the score", integer=False)
+    result = pd.DataFrame(
+        {
+            "query_id": _categorical(fields[0]),
+            "doc_id": _categorical(fields[2]),
+            "rank": ranks.astype(np.int64),
+            "score": scores,
+            "run": _categorical(fields[5]),
+        }
+    )
+    _check_duplicates(path, result, lines, "retrieved")
     return result

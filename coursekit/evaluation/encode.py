@@ -1,0 +1,312 @@
+"""Runs and qrels, whatever their form, as integer codes: each id hashed once.
+
+A run or qrels given as a DataFrame (ids as strings, categoricals or pyarrow strings), a nested
+dict or a file becomes a :class:`Side`: query and doc codes, one value per row. :func:`encode`
+then maps both sides onto shared codes: the evaluated queries (sorted), and one doc code per
+distinct doc id of run and qrels together.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
+
+_NUMBER_TYPES = (int, float, np.integer, np.floating)
+
+
+@dataclass(frozen=True)
+class Side:
+    """A run or qrels as codes: row i is (queries[query[i]], docs[doc[i]], value[i])."""
+
+    query: np.ndarray
+    queries: pd.Index  #: the distinct query ids present (a query with no row too, for dicts)
+    doc: np.ndarray
+    docs: pd.Index
+    value: np.ndarray  #: score or grade, float64
+    what: str  #: "run" or "qrels"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Run and qrels on shared codes, restricted to the evaluated queries (``queries``)."""
+
+    queries: list[str]
+    run_query: np.ndarray
+    run_doc: np.ndarray
+    scores: np.ndarray
+    qrels_query: np.ndarray
+    qrels_doc: np.ndarray
+    grades: np.ndarray
+    docs: pd.Index  #: every doc id of run and qrels; doc codes index it
+
+
+def run_side(run: Any) -> Side:
+    """A run (path, DataFrame or nested dict) as codes; checks scores and duplicates."""
+    if isinstance(run, (str, os.PathLike)):
+        run = read_run(run)
+    if isinstance(run, Mapping):
+        side = _from_nested(run, "score", "the run", "run")
+    elif isinstance(run, pd.DataFrame):
+        side = _from_frame(run, "score", "the run", "run")
+    else:
+        raise TypeError(
+            "a run must be a path, a DataFrame (query_id, doc_id, score) or a dict "
+            f"{{query_id: {{doc_id: score}}}}, got {type(run).__name__}"
+        )
+    _check_no_duplicates(side, "retrieved")
+    return side
+
+
+def qrels_side(qrels: Any) -> Side:
+    """Qrels (path, DataFrame or nested dict) as codes; checks grades and duplicates."""
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = read_qrels(qrels)
+    if isinstance(qrels, Mapping):
+        side = _from_nested(qrels, "relevance", "qrels", "qrels")
+    elif isinstance(qrels, pd.DataFrame):
+        side = _from_frame(qrels, "relevance", "the qrels", "qrels")
+    else:
+        raise TypeError(
+            "qrels must be a path, a DataFrame (query_id, doc_id, relevance) or a dict "
+            f"{{query_id: {{doc_id: grade}}}}, got {type(qrels).__name__}"
+        )
+    if side.value.size == 0:
+        raise ValueError("the qrels are empty: there is no relevance judgment to evaluate against")
+    large = np.flatnonzero(np.abs(side.value) > MAX_GRADE)
+    if large.size:
+        i = int(large[0])
+        raise ValueError(
+            f"qrels row {i} (query {side.queries[side.query[i]]!r}, document "
+            f"{side.docs[side.doc[i]]!r}): the grade {float(side.value[i])!r} is out of range "
+            f"(grades are integers from {-MAX_GRADE} to {MAX_GRADE}, as in trec_eval)"
+        )
+    _check_no_duplicates(side, "judged")
+    return side
+
+
+def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
+    """Both sides on shared codes; the evaluated queries are those of both (sorted), or every
+    qrels query with ``missing_as_zero``."""
+    qrels_queries = qrels.queries
+    if missing_as_zero:
+        queries = sorted(qrels_queries)
+    else:
+        queries = sorted(set(qrels_queries) & set(run.queries))
+    if not queries:
+        raise ValueError(
+            "no query is both in the run and in the qrels: check that their query ids match "
+            f"(run: {_preview(run.queries)}; qrels: {_preview(qrels_queries)})"
+        )
+    index = pd.Index(queries)
+    run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
+    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
+    run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
+    # one code per doc id of run and qrels together
+    in_run = _positions(qrels.docs, run.docs)
+    new = in_run < 0
+    in_run[new] = len(run.docs) + np.arange(int(np.count_nonzero(new)))
+    docs = run.docs.append(qrels.docs[new]) if new.any() else run.docs
+    return Encoded(
+        queries=queries,
+        run_query=_kept(run_query, run_keep),
+        run_doc=_kept(run.doc, run_keep),
+        scores=_kept(run.value, run_keep),
+        qrels_query=_kept(qrels_query, qrels_keep),
+        qrels_doc=_kept(in_run[qrels.doc], qrels_keep),
+        grades=_kept(qrels.value, qrels_keep),
+        docs=docs,
+    )
+
+
+def _positions(needles: pd.Index, haystack: pd.Index) -> np.ndarray:
+    """Where each of ``needles`` is in ``haystack`` (distinct ids), -1 where absent."""
+    if _is_arrow(needles.dtype) and _is_arrow(haystack.dtype):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        found = pc.index_in(pa.array(needles.array), value_set=pa.array(haystack.array))
+        return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return haystack.get_indexer(needles)
+
+
+def _kept(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    return values if keep.all() else values[keep]
+
+
+def _preview(ids: pd.Index) -> str:
+    return ", ".join(map(repr, list(ids[:3]))) + (" ..." if len(ids) > 3 else "")
+
+
+def _ids(
+    column: pd.Series, what: str, name: str, blocks: bool = False
+) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes of an id column and the distinct ids (strings), hashing each row once.
+
+    With ``blocks``, each run of equal neighbours is hashed once: a run or qrels lists a query's
+    rows together, so its query ids cost one hash per query, not one per row.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        categories = column.cat.categories
+        if not pd.api.types.is_string_dtype(categories):
+            # ids such as 7 and "7" become one string: merge their codes
+            merged, categories = pd.factorize(categories.astype(str))
+            codes = np.where(codes >= 0, merged[codes], -1)
+            categories = pd.Index(categories)
+    else:
+        array = _arrow_strings(column)
+        if array is None:  # ids that are not all strings (numbers, say): as strings
+            codes, categories = pd.factorize(column.astype(str))
+            categories = pd.Index(categories)
+        else:
+            codes, categories = _dictionary_encode(array, blocks)
+    if codes.size and codes.min() < 0:
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"{what} row {i}: the {name} is missing")
+    return codes.astype(np.int64, copy=False), categories
+
+
+def _arrow_strings(values: Any) -> Any:
+    """``values`` as a pyarrow string array (no copy when pyarrow stores them), or None."""
+    import pyarrow as pa  # imported on first use: ``import coursekit`` stays light
+
+    if isinstance(values, pd.Series):
+        values = values.array if _is_arrow(values.dtype) else values.to_numpy(dtype=object)
+    try:
+        array = (
+            pa.array(values)
+            if hasattr(values, "__arrow_array__")
+            else pa.array(values, pa.string())
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1 for a missing value) and distinct values of a pyarrow string array."""
+    import pyarrow.compute as pc
+
+    if blocks and len(array) > 1:
+        change = pc.not_equal(array[1:], array[:-1]).fill_null(True)
+        starts = np.flatnonzero(np.r_[True, change.to_numpy(zero_copy_only=False)])
+        if starts.size < len(array) // 4:
+            codes, ids = _dictionary_encode(array.take(starts))
+            return np.repeat(codes, np.diff(np.r_[starts, len(array)])), ids
+    encoded = pc.dictionary_encode(array)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    if encoded.indices.null_count:
+        codes = np.where(encoded.indices.is_valid().to_numpy(zero_copy_only=False), codes, -1)
+    return codes, pd.Index(encoded.dictionary.to_pandas(), dtype="str")
+
+
+def _is_arrow(dtype: Any) -> bool:
+    """Strings stored by pyarrow (pandas' "str" with pyarrow, "string[pyarrow]", ArrowDtype)."""
+    if isinstance(dtype, pd.ArrowDtype):
+        return pd.api.types.is_string_dtype(dtype)
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+
+
+def _present(codes: np.ndarray, ids: pd.Index) -> pd.Index:
+    """The ids that some row uses (a categorical may have unused categories)."""
+    used = np.bincount(codes, minlength=len(ids)) > 0
+    return ids if used.all() else ids[used]
+
+
+def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> Side:
+    needed = ["query_id", "doc_id", value_name]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{what} DataFrame lacks the column(s) {', '.join(missing)}; it has "
+            f"{', '.join(map(str, frame.columns))}"
+        )
+    query, queries = _ids(frame["query_id"], short, "query id", blocks=True)
+    doc, docs = _ids(frame["doc_id"], short, "doc id")
+    values = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=float)
+    if not np.all(np.isfinite(values)):
+        i = int(np.flatnonzero(~np.isfinite(values))[0])
+        kind = "score" if short == "run" else "grade"
+        raise ValueError(
+            f"{short} row {i} (query {queries[query[i]]!r}, document {docs[doc[i]]!r}): the "
+            f"{kind} {frame[value_name].iloc[i]!r} is not a finite number"
+        )
+    # queries as the rows use them; codes renumbered only if some category is unused
+    present = _present(query, queries)
+    if len(present) < len(queries):
+        query = present.get_indexer(queries)[query]
+    return Side(query, present, doc, docs, values, short)
+
+
+def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Side:
+    rankings = list(nested.values())
+    for qid, docs_of_query in zip(nested, rankings, strict=True):
+        if not isinstance(docs_of_query, Mapping):
+            raise TypeError(
+                f"{what} as a dict must map each query id to a dict {{doc_id: {value_name}}}; "
+                f"query {qid!r} maps to {type(docs_of_query).__name__}"
+            )
+    doc_ids = list(chain.from_iterable(rankings))
+    values = list(chain.from_iterable(r.values() for r in rankings))
+    types = set(map(type, values))
+    if not all(issubclass(t, _NUMBER_TYPES) and not issubclass(t, (bool, np.bool_)) for t in types):
+        _raise_for_value(nested, value_name, what, lambda v: not _is_number(v), "must be a number")
+    array = np.array(values, dtype=float) if values else np.zeros(0)
+    if not np.all(np.isfinite(array)):
+        _raise_for_value(nested, value_name, what, lambda v: not math.isfinite(v), "")
+    lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
+    query_ids = pd.Index([str(q) for q in nested])
+    query = np.repeat(np.arange(len(query_ids)), lengths)
+    if not set(map(type, doc_ids)) <= {str}:
+        doc_ids = [str(d) for d in doc_ids]
+    doc, docs = _dictionary_encode(_arrow_strings(doc_ids))
+    if not query_ids.is_unique:  # ids such as 7 and "7" become one string
+        merged, query_ids = pd.factorize(query_ids)
+        query, query_ids = merged[query], pd.Index(query_ids)
+    if short == "qrels":  # a qrels query without judgments is not a qrels query
+        present = _present(query, query_ids)
+        if len(present) < len(query_ids):
+            query, query_ids = present.get_indexer(query_ids)[query], present
+    return Side(query, query_ids, doc.astype(np.int64), docs, array, short)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, _NUMBER_TYPES) and not isinstance(value, (bool, np.bool_))
+
+
+def _raise_for_value(nested: Mapping, value_name: str, what: str, bad, message: str) -> None:
+    """Find the first bad value of a nested dict and say where it is."""
+    for qid, docs_of_query in nested.items():
+        for doc, value in docs_of_query.items():
+            if bad(value):
+                if message:
+                    raise TypeError(
+                        f"{what}: the {value_name} of document {doc!r} for query {qid!r} "
+                        f"{message}, got {value!r}"
+                    )
+                raise ValueError(
+                    f"{what}: the {value_name} of document {doc!r} for query {qid!r} is "
+                    f"{value!r}, not a finite number"
+                )
+
+
+def _check_no_duplicates(side: Side, verb: str) -> None:
+    """Raise if a document appears twice for one query (on integer keys: one sort)."""
+    if side.doc.size < 2:
+        return
+    i = first_repeated(side.query * max(len(side.docs), 1) + side.doc)
+    if i is None:
+        return
+    raise ValueError(
+        f"{side.what} row {i}: document {side.docs[side.doc[i]]!r} is {verb} twice for query "
+        f"{side.queries[side.query[i]]!r}"
+    )
