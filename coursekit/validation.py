@@ -19,6 +19,16 @@ import numpy as np
 RELEVANCE_THRESHOLD = 1
 
 
+def preview(items: Any, limit: int = 5) -> str:
+    """The first ``limit`` items, quoted, for an error message ("'q1', 'q2' ...").
+
+    >>> preview(["q1", "q2", "q3"], limit=2)
+    "'q1', 'q2' ..."
+    """
+    items = [str(x) for x in items]
+    return ", ".join(map(repr, items[:limit])) + (" ..." if len(items) > limit else "")
+
+
 def _describe(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

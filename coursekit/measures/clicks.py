@@ -6,14 +6,14 @@ Search* (2015). Everything random draws from an explicit ``numpy.random.Generato
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..validation import check_rng, check_scalar
+from ..validation import check_rng
 from .incomplete import as_incomplete_grades
+from .user import check_max_grade
 
 __all__ = ["ClickModel", "cascade_clicks", "position_based_clicks"]
 
@@ -100,19 +100,7 @@ def cascade_clicks(
     """
     g = _click_grades(grades)
     rng = check_rng(rng)
-    check_scalar(
-        max_grade,
-        "max_grade",
-        numbers.Real,
-        what="a number (the highest grade of the scale)",
-        min_val=0,
-        include_boundaries="neither",
-    )
-    if g.size and g.max() > max_grade:
-        raise ValueError(
-            f"grades holds {g.max():g}, above max_grade={max_grade}: max_grade must be the "
-            "highest grade of the scale"
-        )
+    check_max_grade(max_grade, g)
     satisfied = (np.exp2(g) - 1.0) / np.exp2(float(max_grade))
     hits = np.flatnonzero(rng.random(g.size) < satisfied)
     return hits[:1].tolist()

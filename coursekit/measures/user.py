@@ -39,7 +39,8 @@ class RBPResult(NamedTuple):
     residual: float
 
 
-def _check_max_grade(max_grade: object, g: np.ndarray) -> float:
+def check_max_grade(max_grade: object, g: np.ndarray) -> float:
+    """The top grade of the scale: a number > 0, at least every judged grade of ``g``."""
     check_scalar(
         max_grade,
         "max_grade",
@@ -100,7 +101,7 @@ def rbp(
     if max_grade is None:
         gain = np.where(unjudged, 0.0, (np.nan_to_num(g) >= RELEVANCE_THRESHOLD).astype(float))
     else:
-        top = _check_max_grade(max_grade, g)
+        top = check_max_grade(max_grade, g)
         gain = np.where(unjudged, 0.0, np.clip(np.nan_to_num(g), 0.0, None) / top)
     weights = (1.0 - p) * p ** np.arange(g.size, dtype=float)
     value = float(np.dot(gain, weights))
@@ -129,7 +130,7 @@ def err(grades: Sequence[float | None], max_grade: float, k: int | None = None) 
     0.375
     """
     g = as_incomplete_grades(grades)
-    top = _check_max_grade(max_grade, g)
+    top = check_max_grade(max_grade, g)
     if k is not None:
         g = g[: check_k(k)]
     grade = np.where(np.isnan(g), 0.0, np.clip(np.nan_to_num(g), 0.0, None))

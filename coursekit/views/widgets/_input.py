@@ -9,10 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-
-def _preview(items: Any, limit: int = 5) -> str:
-    items = [str(x) for x in items]
-    return ", ".join(map(repr, items[:limit])) + (" ..." if len(items) > limit else "")
+from ...validation import preview
 
 
 def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict[str, np.ndarray]]:
@@ -27,7 +24,7 @@ def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict
         raise ValueError("per_query is empty: give at least one measure, e.g. {'AP': table}")
     measures = [str(m) for m in per_query]
     if len(set(measures)) != len(measures):
-        raise ValueError(f"measure names repeat: {_preview(measures)}")
+        raise ValueError(f"measure names repeat: {preview(measures)}")
     queries: list[str] = []
     systems: list[str] = []
     arrays: dict[str, np.ndarray] = {}
@@ -57,14 +54,14 @@ def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict
             if set(rows) != set(queries):
                 raise ValueError(
                     f"the queries of measure {measure!r} differ from those of {first!r}: only "
-                    f"in {measure!r}: {_preview(sorted(set(rows) - set(queries))) or 'none'}; "
-                    f"only in {first!r}: {_preview(sorted(set(queries) - set(rows))) or 'none'}"
+                    f"in {measure!r}: {preview(sorted(set(rows) - set(queries))) or 'none'}; "
+                    f"only in {first!r}: {preview(sorted(set(queries) - set(rows))) or 'none'}"
                 )
             if set(columns) != set(systems):
                 raise ValueError(
                     f"the systems of measure {measure!r} differ from those of {first!r}: only "
-                    f"in {measure!r}: {_preview(sorted(set(columns) - set(systems))) or 'none'}; "
-                    f"only in {first!r}: {_preview(sorted(set(systems) - set(columns))) or 'none'}"
+                    f"in {measure!r}: {preview(sorted(set(columns) - set(systems))) or 'none'}; "
+                    f"only in {first!r}: {preview(sorted(set(systems) - set(columns))) or 'none'}"
                 )
         table = frame.set_axis(rows, axis=0).set_axis(columns, axis=1).loc[queries, systems]
         try:

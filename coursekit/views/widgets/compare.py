@@ -43,9 +43,9 @@ import pandas as pd
 
 from ...evaluation import Evaluation
 from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
-from ...validation import check_positive_int
+from ...validation import check_positive_int, preview
 from .. import plots
-from ._input import _check_tables, _preview
+from ._input import _check_tables
 from .base import ERROR, Widget, figure_box, nice_limit, table_html
 
 __all__ = ["CompareSystems"]
@@ -161,13 +161,13 @@ class CompareSystems(Widget):
         for system, table in others:
             if list(table.columns) != list(reference.columns):
                 raise ValueError(
-                    f"system {system!r} was evaluated on measures {_preview(table.columns)} "
-                    f"but {first!r} on {_preview(reference.columns)}: evaluate every system on "
+                    f"system {system!r} was evaluated on measures {preview(table.columns)} "
+                    f"but {first!r} on {preview(reference.columns)}: evaluate every system on "
                     "the same measures"
                 )
             if set(table.index) != set(reference.index):
-                only_first = _preview(sorted(set(reference.index) - set(table.index))) or "none"
-                only_this = _preview(sorted(set(table.index) - set(reference.index))) or "none"
+                only_first = preview(sorted(set(reference.index) - set(table.index))) or "none"
+                only_this = preview(sorted(set(table.index) - set(reference.index))) or "none"
                 raise ValueError(
                     f"systems {first!r} and {system!r} were evaluated on different queries "
                     f"(only {first!r}: {only_first}; only {system!r}: {only_this}): evaluate "
@@ -187,11 +187,11 @@ class CompareSystems(Widget):
         for role, name in (("system A", a), ("system B", b)):
             if name is not None and name not in self.systems:
                 raise ValueError(
-                    f"unknown {role} {name!r}; the systems are {_preview(self.systems, 20)}"
+                    f"unknown {role} {name!r}; the systems are {preview(self.systems, 20)}"
                 )
         if measure is not None and measure not in self.measures:
             raise ValueError(
-                f"unknown measure {measure!r}; the measures are {_preview(self.measures, 20)}"
+                f"unknown measure {measure!r}; the measures are {preview(self.measures, 20)}"
             )
 
     def select(
