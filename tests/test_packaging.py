@@ -28,6 +28,7 @@ MEASURE_MODULES = [
     "measures.clicks",
     "measures.interleaving",
     "measures.online",
+    "measures.power",
 ]
 # Entries of environment.yml that are not dependencies of the package.
 NOT_DEPENDENCIES = {"python", "pip"}

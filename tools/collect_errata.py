@@ -20,11 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "docs" / "errata.md"
 HEADER = """# Errata of the course material
 
-The course material (`../shared/seeds/`, cited in the README) prints some values that its own
-data contradict. Each chapter recomputes every worked example with `coursekit` and shows, in a
-marked box, the printed value beside the recomputed one and the cause. This page gathers those
-boxes; it is generated from the executed notebooks by `tools/collect_errata.py` (do not edit
-by hand) and a test fails when it is out of date.
+The course material (the French lecture slides, the G8 Innovation talk, V. Labatut's M2 slides,
+the MOR paper of Audeh, Beaune & Beigbeder, and the Italian course notes; full references in
+chapter 00 and in `coursekit.course.SOURCES`) prints some values that its own data contradict.
+Each chapter recomputes every worked example with `coursekit` and shows, in a marked box, the
+printed value beside the recomputed one and the cause. Each box below is labelled with a short
+citation (author, title, year) and the place in the source. This page gathers those boxes; it
+is generated from the executed notebooks by `tools/collect_errata.py` (do not edit by hand) and
+a test fails when it is out of date.
 """
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["SOURCES", "Example", "frozen"]
+__all__ = ["SHORT", "SOURCES", "Example", "cite", "frozen"]
 
 #: Full references of the course material (the seeds), by key.
 SOURCES: Mapping[str, str] = MappingProxyType(
@@ -33,6 +33,30 @@ SOURCES: Mapping[str, str] = MappingProxyType(
 )
 
 
+#: Short citations (author, title, year) of the same sources: the one form used in erratum boxes,
+#: prose and docs/errata.md. "n.d." where the source gives no year, "Anon." where no author.
+SHORT: Mapping[str, str] = MappingProxyType(
+    {
+        "slides": "Anon., Évaluation des performances des systèmes de RI (slides), n.d.",
+        "pyterrier": "G8 Innovation, Présentation des métriques MAP et NDCG, 2020",
+        "labatut": "Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019",
+        "mor": "Audeh, Beaune & Beigbeder, MOR : Mesure orientée rappel, 2015",
+        "notes-it": "Anon., Italian course notes on evaluation measures, n.d.",
+    }
+)
+
+
+def cite(source: str, where: str = "") -> str:
+    """The short citation of a source, with a place in it if given.
+
+    >>> cite("mor", "Table 1")
+    'Audeh, Beaune & Beigbeder, MOR : Mesure orientée rappel, 2015, Table 1'
+    """
+    if source not in SHORT:
+        raise ValueError(f"unknown source {source!r}; known: {', '.join(SHORT)}")
+    return f"{SHORT[source]}, {where}" if where else SHORT[source]
+
+
 def frozen(mapping: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping or {}))
 
@@ -53,6 +77,11 @@ class Example:
     data: Mapping[str, Any]
     printed: Mapping[str, Any] = field(default_factory=frozen)
     notes: str = ""
+
+    def cite(self, where: str | None = None) -> str:
+        """The short citation (author, title, year) and the place: ``where`` if given, else
+        the example's own place. This is the label of every erratum box."""
+        return cite(self.source, self.where if where is None else where)
 
     @property
     def citation(self) -> str:

@@ -180,6 +180,7 @@ EXAMPLES: tuple[Example, ...] = (
             "ndcg": {"q1": 0.5, "q2": 0.6934264036172708},
             "utility_D1_Q2": 1,
             "dcg_q1_formula": "1 * log2(4)",
+            "map_formula": "1/2 (0.33 * 0.5833) = 0.4583",
         },
         notes=(
             "The utility (2^rel - 1) column gives 1 to D1 in Q2, a non-relevant document "

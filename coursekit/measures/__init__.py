@@ -7,6 +7,7 @@
 - :mod:`.recall_oriented`: R_norm, PRES, MOR (chapter 06);
 - :mod:`.correlation`: Spearman's rho, Kendall's tau (chapter 07);
 - :mod:`.significance`: gain, paired t-test, Wilcoxon, randomization test, bootstrap (chapter 08);
+- :mod:`.power`: effect size d_z, power, topic set size, Holm–Bonferroni (chapter 08);
 - :mod:`.agreement`: Cohen's and Fleiss' kappa; :mod:`.incomplete`: bpref, infAP, condensed
   lists (chapter 09);
 - :mod:`.user`: RBP, ERR; :mod:`.clicks`, :mod:`.interleaving`, :mod:`.online`: click models,
@@ -38,6 +39,7 @@ from .interleaving import (
     team_draft_interleave,
 )
 from .online import simulate_ab, simulate_interleaving
+from .power import cohens_dz, dz_interval, holm, power_paired_t, topic_set_size
 from .ranked import (
     STANDARD_RECALL_LEVELS,
     average_precision,
@@ -81,6 +83,7 @@ __all__ = [
     "bpref",
     "cascade_clicks",
     "cohen_kappa",
+    "cohens_dz",
     "condensed",
     "confusion",
     "credit_balanced",
@@ -90,6 +93,7 @@ __all__ = [
     "dcg",
     "dcg_curve",
     "discounted_gains",
+    "dz_interval",
     "e_measure",
     "err",
     "f_measure",
@@ -97,6 +101,7 @@ __all__ = [
     "fleiss_kappa",
     "gain_percent",
     "geometric_mean_average_precision",
+    "holm",
     "ideal_gains",
     "infap",
     "interpolate_points",
@@ -116,6 +121,7 @@ __all__ = [
     "paired_t_test",
     "position_based_clicks",
     "positions",
+    "power_paired_t",
     "precision",
     "precision_at",
     "pres",
@@ -132,5 +138,6 @@ __all__ = [
     "simulate_interleaving",
     "spearman_rho",
     "team_draft_interleave",
+    "topic_set_size",
     "wilcoxon_test",
 ]

@@ -104,17 +104,11 @@ QUESTIONS = [
         options="abcd",
         hint="compare the curves at low recall, then at high recall",
     ),
-    Value(
-        "q9",
-        ck.interpolate_points(PRINTED_RECALLS, PRINTED_PRECISIONS).tolist(),
-        low=0,
-        high=1,
-        hint="at level r, the best printed precision among the points of recall >= r",
-    ),
     Choice(
         "q10",
         "a",
         options="abcd",
         hint="the value at r is a maximum over a set that shrinks as r grows",
     ),
+    Choice("q9", "b", options="abc", hint="what does interpolation do to a curve as recall grows?"),
 ]

@@ -100,7 +100,9 @@ QUESTIONS = [
         ck.average_precision(RELS_X["k1"], sum(RELS_X["k1"])),
         low=0,
         high=1,
-        hint="the same sum as in q2, divided by another number",
+        # the divisor of the slides' MAP example (the relevant documents found), a slip of that
+        # example: every source's definition, Labatut's m_j included, divides by all of them
+        hint="the same sum as in q2, divided by the relevant documents X retrieved",
     ),
     Value(
         "q4", AP_X, low=0, high=1, hint="a relevant document never retrieved adds a precision of 0"

@@ -74,7 +74,6 @@ QUESTIONS = [
         hint="1 / rank of the first relevant document, 0 if there is none",
     ),
     Value("q5", MRR, low=0, high=1, hint="the mean of the five reciprocal ranks of an engine"),
-    Value("q6", P10, low=0, high=1, hint="P@10 of each query, then the mean over the queries"),
     Choice(
         "q7",
         LETTER7,
@@ -116,5 +115,8 @@ QUESTIONS = [
             ("edge case: empty ranking, no relevant document", [[], 0]),
         ],
         hint="P@R: divide by R even when the list is shorter than R; 0 when R is 0",
+    ),
+    Choice(
+        "q6", "c", options="abcd", hint="R-precision here is P@4; what happens to P@5, RR and AP?"
     ),
 ]
