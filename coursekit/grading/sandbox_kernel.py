@@ -6,7 +6,8 @@ only its own loopback), so the kernel talks over ZeroMQ's ``ipc`` transport: uni
 path inside and outside. For ``ipc`` jupyter_client's ``ip`` is that path prefix, and the
 connection file (ports, HMAC key) is written in ``writable`` too, where the kernel reads it.
 
-    >>> from coursekit.grading.sandbox import Limits, SandboxedKernelManager
+    >>> from coursekit.grading.sandbox import Limits
+    >>> from coursekit.grading.sandbox_kernel import SandboxedKernelManager
     >>> km = SandboxedKernelManager(writable=Path("/tmp"), limits=Limits(memory_mb=2048))
     >>> km.transport, km.ip.startswith("/tmp/kernel-")
     ('ipc', True)
