@@ -1,13 +1,29 @@
 """``python -m coursekit.grade SUBMISSIONS --out OUT``: the batch grader's command line.
 
-The grader itself is :mod:`coursekit.grading.grader`.
+``python -m coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/`` writes
+per-student variants (:mod:`coursekit.grading.release`). The grader itself is
+:mod:`coursekit.grading.grader`.
 """
 
 from __future__ import annotations
 
-from .grading.grader import grade_folder, main, parser
+import sys
+from collections.abc import Sequence
+
+from .grading.grader import grade_folder, parser
+from .grading.grader import main as grade_main
 
 __all__ = ["grade_folder", "main", "parser"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["release"]:
+        from .grading.release import main as release_main
+
+        return release_main(argv[1:])
+    return grade_main(argv)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,52 +1,71 @@
 """Grade a folder of exercise notebooks: ``python -m coursekit.grade SUBMISSIONS --out OUT``.
 
-Each submission (every ``*.ipynb`` under SUBMISSIONS) is copied to a temporary folder and run
-there by nbclient in a fresh kernel (:func:`coursekit.grading.notebooks.run_limited`) under a
-per-cell and a whole-notebook time limit and a memory limit. The submission itself is never
-modified.
-While it runs, each ``check(...)`` call records the student's answer; the answers are then
-judged *here*, in the grader's process, against the lecturer's answer key
+Each submission (every ``*.ipynb`` under SUBMISSIONS) is read as a regular file only (no link,
+FIFO or device; at most ``--max-notebook-mb``: :mod:`coursekit.grading.intake`), copied to a
+temporary folder of its own and run there by nbclient in a fresh kernel inside the grading
+sandbox (:mod:`coursekit.grading.sandbox`: bubblewrap; the copy's folder is the only one the
+notebook can see and write; the answer keys, SUBMISSIONS, OUT, the other submissions and the
+grader's home are not in it) under a per-cell and a whole-notebook time limit, a memory limit
+for the whole process tree and a process limit. The submission itself is never modified.
+While it runs, each ``check(...)`` call records the student's answer in that folder; the
+answers are then judged *here*, in the grader's process, against the lecturer's answer key
 (``solutions/keys/NN_topic.py``; ``--keys`` to use another folder): values by the same code as
-the students' self-check, functions by running them on the key's public and hidden inputs in a
-separate limited process (:mod:`coursekit.grading.judge`) and comparing with coursekit. Nothing the
-notebook prints or changes in its kernel can change how it is judged.
+the students' self-check, functions by running them on the key's public and hidden inputs in
+another sandbox without coursekit (:mod:`coursekit.grading.judge`) and comparing with
+coursekit (:mod:`coursekit.grading.marking`). Nothing the notebook prints or changes in its
+kernel or its folder can change how it is judged, and nothing of it outlives its sandbox.
+
+Without a usable sandbox (no bubblewrap) the grader refuses to run, unless given
+``--unsafe-no-sandbox``: then notebooks run with the grader's rights (a warning says so).
 
 Written to OUT:
 
 - ``grades.csv``: one row per submission, one column per question (points), ``total``,
-  ``max`` and ``error`` (why the run stopped, or the first error of a cell);
-- ``feedback/<submission>.json`` and ``.html``: each question's points and the one-line
+  ``max`` and ``error`` (why the run stopped, or the first error of a cell); a text cell
+  that a spreadsheet would take for a formula starts with a single quote;
+- ``feedback/<submission>-<hash>.json`` and ``.html``: each question's points and the one-line
   message of the self-check (what is wrong, never the expected value).
 
 Running again gives the same files; a ``grades.csv`` that would change is first kept as
 ``grades.previous-N.csv``. Files of OUT are written whole (a temporary file then a rename), so
-an interrupted run leaves the feedback of every submission graded so far.
+an interrupted run leaves the feedback of every submission graded so far, and no temporary
+folder (SIGINT and SIGTERM end the run cleanly).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import signal
-import subprocess
+import stat
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from . import sandbox, sandbox_fs
 from .build import load_key
-from .judging import call_with_copies, compare_outputs, judge_value, reference_function
-from .questions import ANSWER_LOG, PASSED, Choice, Function, Value
+from .intake import MAX_NOTEBOOK_MB, chapter_of, find_submissions, parse_notebook, read_submission
+from .marking import mark, read_answers
+from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, grades_csv, keep_previous, write, write_feedback
+from .variants import Personal
 
-HERE = Path(__file__).parent
-JUDGE_SECONDS = 2  # per case of a function
-MAX_LOG_BYTES = 5 << 20
-PYTHON_KERNELS = {"python3", "python", "python3.10", "python3.11", "python3.12", "python3.13"}
+UNSAFE_WARNING = (
+    "WARNING: --unsafe-no-sandbox: the notebooks and the students' functions run with YOUR "
+    "rights, not in the sandbox; a submission can read the answer keys and the other "
+    "submissions, and change the grades. Use it only for trusted notebooks."
+)
+
+
+ANSWERS = ".coursekit-answers.jsonl"  # in the kernel's folder: a name no notebook writes by chance
+
+
+class Interrupted(Exception):
+    """The run was stopped by SIGTERM (SIGINT gives KeyboardInterrupt)."""
 
 
 def load_keys(keys_dir: Path) -> dict[str, list[Value | Choice | Function]]:
@@ -57,197 +76,152 @@ def load_keys(keys_dir: Path) -> dict[str, list[Value | Choice | Function]]:
     return keys
 
 
-def _chapter(notebook: dict[str, Any], name: str, keys: dict[str, Any]) -> str:
-    metadata = notebook.get("metadata")
-    own = metadata.get("coursekit") if isinstance(metadata, dict) else None
-    chapter = own.get("chapter") if isinstance(own, dict) else None
-    if isinstance(chapter, str) and chapter in keys:
-        return chapter
-    for key in sorted(keys, key=len, reverse=True):
-        if key in name or key[:2] == Path(name).name[:2]:
-            return key
-    raise ValueError(
-        "cannot tell which chapter this is (no coursekit chapter in its metadata "
-        "and no chapter number at the start of its file name)"
+def limits_of(options: argparse.Namespace) -> sandbox.Limits | None:
+    """The kernel's sandbox limits, or None with ``--unsafe-no-sandbox``."""
+    if getattr(options, "unsafe_no_sandbox", False):
+        return None
+    return sandbox.Limits(
+        memory_mb=options.memory,
+        processes=options.processes,
+        wall_seconds=options.timeout + 15,
     )
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise ValueError(f"not a notebook: not UTF-8 text ({error.reason})") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"not a notebook: invalid JSON at line {error.lineno}, column "
-            f"{error.colno} ({error.msg})"
-        ) from None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise ValueError("not a notebook: no list of cells")
-    metadata = notebook.get("metadata")
-    kernelspec = metadata.get("kernelspec") if isinstance(metadata, dict) else None
-    kernelspec = kernelspec if isinstance(kernelspec, dict) else {}
-    name = kernelspec.get("name", "python3")
-    if name not in PYTHON_KERNELS and kernelspec.get("language") != "python":
-        raise ValueError(f"unknown kernel {name!r}: the exercises run on Python 3")
-    return notebook
-
-
-async def _run(copy: Path, work: Path, options: argparse.Namespace) -> tuple[str, list]:
-    from .notebooks import run_limited
-
-    env = {ANSWER_LOG: str(work / "answers.jsonl")}
-    return await run_limited(copy, env, options.cell_timeout, options.timeout, options.memory)
-
-
-def _answers(log: Path, chapter: str) -> dict[str, dict[str, Any]]:
-    """The last answer recorded for each question (lines that do not parse are skipped)."""
-    answers: dict[str, dict[str, Any]] = {}
-    if not log.exists():
-        return answers
-    with open(log, encoding="utf-8", errors="replace") as f:
-        text = f.read(MAX_LOG_BYTES)
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and entry.get("chapter") == chapter and "qid" in entry:
-            answers[str(entry["qid"])] = entry
-    return answers
-
-
-async def _judge_functions(
-    pending: list[tuple[Function, dict[str, Any]]], work: Path, options: argparse.Namespace
-) -> dict[str, list[Any]]:
-    if not pending:
-        return {}
-    request = {
-        "memory_mb": options.judge_memory,
-        "seconds": JUDGE_SECONDS,
-        "functions": [
-            {
-                "qid": q.qid,
-                "name": entry.get("name", q.name),
-                "source": str(entry["source"]),
-                "cases": [[label, list(args)] for label, args in [*q.cases, *q.hidden]],
-            }
-            for q, entry in pending
-        ],
-    }
-    (work / "judge-in.json").write_text(json.dumps(request), encoding="utf-8")
-    out = work / "judge-out.json"
-    limit = JUDGE_SECONDS * sum(len(f["cases"]) for f in request["functions"]) + 20
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-I",
-        str(HERE / "judge.py"),
-        str(work / "judge-in.json"),
-        str(out),
-        cwd=work,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        await asyncio.wait_for(process.wait(), limit)
-        results = json.loads(out.read_text(encoding="utf-8"))
-    except (asyncio.TimeoutError, OSError, ValueError):
-        if process.returncode is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            await process.wait()
-        results = {}
-    return {
-        q.qid: results.get(q.qid)
-        or ["raised RuntimeError: the function could not be run"] * (len(q.cases) + len(q.hidden))
-        for q, _ in pending
-    }
-
-
-async def _judge(
-    grade: Grade,
-    questions: Sequence[Value | Choice | Function],
-    answers: dict[str, dict[str, Any]],
-    work: Path,
-    options: argparse.Namespace,
-) -> None:
-    pending = []
-    for q in questions:
-        entry = answers.get(q.qid)
-        record = {"points": 0.0, "max": float(q.points), "message": f"{q.qid}: not answered"}
-        grade.questions[q.qid] = record
-        if entry is None:
-            continue
-        if "unreadable" in entry:
-            record["message"] = f"{q.qid}: the answer could not be read ({entry['unreadable']})"
-        elif isinstance(q, Function):
-            if "source" not in entry:
-                record["message"] = f"{q.qid}: expected the function {q.name} itself"
-            elif entry.get("uses_coursekit"):
-                record["message"] = (
-                    f"{q.qid}: write it without coursekit (it uses {entry['uses_coursekit']})"
-                )
-            else:
-                pending.append((q, entry))
-        else:
-            record["message"] = judge_value(q.public(grade.chapter), entry.get("value"))
-    outputs = await _judge_functions(pending, work, options)
-    for q, _ in pending:
-        reference = reference_function(q.reference)
-        cases = [*q.cases, *[(f"hidden: {label}", args) for label, args in q.hidden]]
-        results = [
-            (label, got, call_with_copies(reference, args))
-            for (label, args), got in zip(cases, outputs[q.qid], strict=False)
-        ]
-        grade.questions[q.qid]["message"] = compare_outputs(q.qid, results)
-    for record in grade.questions.values():
-        if record["message"].endswith(f": {PASSED}"):
-            record["points"] = record["max"]
-
-
-async def grade_one(
-    path: Path, name: str, keys: dict[str, Any], options: argparse.Namespace
-) -> Grade:
-    """Run and judge one submission (never raises for a problem of the submission)."""
-    grade = Grade(name)
-    try:
-        notebook = _read(path)
-        grade.chapter = _chapter(notebook, name, keys)
-    except ValueError as error:
-        grade.error = str(error)
-        try:  # still show the chapter's questions (and its maximum) when the name tells it
-            grade.chapter = _chapter({}, name, keys)
-        except ValueError:
-            return grade
-        for q in keys[grade.chapter]:
-            grade.questions[q.qid] = {
-                "points": 0.0,
-                "max": float(q.points),
-                "message": f"{q.qid}: not graded ({error})",
-            }
+def _not_graded(grade: Grade, keys: dict[str, Any], error: str) -> Grade:
+    grade.error = error
+    try:  # still show the chapter's questions (and its maximum) when the name tells it
+        grade.chapter = grade.chapter or chapter_of({}, grade.submission, keys)
+    except ValueError:
         return grade
-    with tempfile.TemporaryDirectory(prefix="coursekit-grade-") as tmp:
-        work = Path(tmp)
-        (work / "notebook").mkdir()
-        copy = work / "notebook" / "submission.ipynb"
-        shutil.copyfile(path, copy)
-        grade.error, grade.cell_errors = await _run(copy, work, options)
-        await _judge(
-            grade,
-            keys[grade.chapter],
-            _answers(work / "answers.jsonl", grade.chapter),
-            work,
-            options,
-        )
-    if not grade.error and grade.cell_errors:
-        cell, text = grade.cell_errors[0]
-        grade.error = f"cell {cell}: {text}"
+    grade.questions = {
+        q.qid: {"points": 0.0, "max": float(q.points), "message": f"{q.qid}: not graded ({error})"}
+        for q in keys[grade.chapter]
+    }
     return grade
 
 
+async def _grade_in(
+    work: Path, path: Path, name: str, keys: dict[str, Any], options: argparse.Namespace
+) -> Grade:
+    from .notebooks import run_limited
+
+    grade = Grade(name)
+    try:
+        data = await asyncio.to_thread(read_submission, path, options.max_notebook_mb << 20)
+        notebook = await asyncio.to_thread(parse_notebook, data)
+        grade.chapter = chapter_of(notebook, name, keys)
+        questions = keys[grade.chapter]
+        personal = getattr(options, "personal", None)
+        if personal is not None:
+            questions, grade.notes = personal.key_for(notebook, name, grade.chapter, questions)
+    except ValueError as error:
+        return _not_graded(grade, keys, str(error))
+    limits = limits_of(options)
+    folder = work / "nb"  # the kernel's only writable folder
+    folder.mkdir(parents=True)
+    copy = folder / "submission.ipynb"
+    copy.write_bytes(data)
+    env = {ANSWER_LOG: str(folder / ANSWERS)}
+    # matplotlib's font list, made once per run by grade_folder next to the submissions' folders
+    fonts = work.parent / "matplotlib"
+    if limits is not None and work.parent.name.startswith("coursekit-grade-") and fonts.is_dir():
+        shutil.copytree(fonts, folder / ".matplotlib")
+        env["MPLCONFIGDIR"] = str(folder / ".matplotlib")
+    grade.error, grade.cell_errors = await run_limited(
+        copy,
+        env,
+        options.cell_timeout,
+        options.timeout,
+        options.memory,
+        limits=limits,
+    )
+    answers, notes = read_answers(folder, ANSWERS, grade.chapter)
+    grade.notes += notes
+    truncated = any("cap" in note for note in notes)
+    await mark(grade, questions, answers, work, options.judge_memory, limits, truncated)
+    if not grade.error and grade.cell_errors:
+        cell, text = grade.cell_errors[0]
+        grade.error = f"cell {cell}: {text}"
+    mismatch = [note for note in grade.notes if note.startswith("id mismatch")]
+    if mismatch:
+        grade.error = "; ".join(filter(None, [*mismatch, grade.error]))
+    return grade
+
+
+def budget(options: argparse.Namespace) -> float:
+    """Seconds for one submission: reading, running and judging."""
+    return options.submission_timeout or options.timeout + 120
+
+
+async def grade_one(
+    path: Path,
+    name: str,
+    keys: dict[str, Any],
+    options: argparse.Namespace,
+    work: Path | None = None,
+) -> Grade:
+    """Read, run and judge one submission in ``work`` (a new temporary folder if None),
+    within :func:`budget` seconds; never raises for a problem of the submission."""
+    work = Path(tempfile.mkdtemp(prefix="coursekit-grade-")) if work is None else work
+    try:
+        return await asyncio.wait_for(_grade_in(work, path, name, keys, options), budget(options))
+    except asyncio.TimeoutError:
+        return _not_graded(
+            Grade(name),
+            keys,
+            f"grading took longer than its budget of {budget(options):g} s (reading, running "
+            "and judging)",
+        )
+    finally:
+        remove_tree(work)
+
+
+def font_cache(folder: Path, options: argparse.Namespace) -> None:
+    """Make matplotlib's font list once, in a sandbox, in ``folder`` (each kernel gets a copy:
+    a fresh sandbox would spend seconds of its first plot building it)."""
+    if limits_of(options) is None:
+        return
+    folder.mkdir()
+    code = "import matplotlib.font_manager"
+    limits = sandbox.Limits(memory_mb=1024, processes=options.processes, wall_seconds=120)
+    done = sandbox.run_sandboxed(
+        [sys.executable, "-c", code],
+        writable=folder,
+        limits=limits,
+        env={"MPLCONFIGDIR": str(folder)},
+    )
+    if done.returncode != 0:
+        remove_tree(folder)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove ``path`` and everything in it, whatever modes a notebook gave its files."""
+    if not os.path.lexists(path):
+        return
+    for top, dirs, _ in os.walk(path, followlinks=False):
+        for d in dirs:
+            full = os.path.join(top, d)
+            if not os.path.islink(full):
+                try:
+                    os.chmod(full, stat.S_IRWXU)
+                except OSError:
+                    pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
 # --------------------------------------------------------------------------------------------
-# Output
+# A folder
+
+
+def _refuse_visible(paths: dict[str, Path]) -> None:
+    """The answer keys, SUBMISSIONS and OUT must not lie in what the sandbox shows."""
+    shown = [*sandbox_fs.python_paths(), sandbox_fs.PACKAGE]
+    for what, path in paths.items():
+        if sandbox_fs.within(path, shown):
+            raise ValueError(
+                f"{what} ({path}) lies inside {next(p for p in shown if path.is_relative_to(p))}, "
+                "which the sandbox shows to every notebook: move it"
+            )
 
 
 def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> list[Grade]:
@@ -257,25 +231,48 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
         raise ValueError(f"{submissions} is not a folder of submissions")
     if out == submissions or submissions in out.parents:
         raise ValueError("the output folder must not be inside the submissions folder")
-    keys = load_keys(Path(options.keys))
-    paths = sorted(p for p in submissions.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-    names = [str(p.relative_to(submissions).with_suffix("")) for p in paths]
+    keys_dir = Path(options.keys).resolve()
+    keys = load_keys(keys_dir)
+    if limits_of(options) is not None:
+        _refuse_visible({"the answer keys": keys_dir, "SUBMISSIONS": submissions, "OUT": out})
+    if bool(options.secret_file) != bool(options.roster):
+        raise ValueError("--secret-file and --roster go together (graded variants)")
+    if options.secret_file:
+        options.personal = Personal.load(
+            Path(options.secret_file), Path(options.roster), Path(options.variants), list(keys)
+        )
+    found = find_submissions(submissions)
+    top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
     async def all_submissions() -> list[Grade]:
         slots = asyncio.Semaphore(max(1, options.jobs))
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+            pass
 
-        async def one(path: Path, name: str) -> Grade:
+        async def one(index: int, path: Path, name: str) -> Grade:
             async with slots:
                 try:
-                    grade = await grade_one(path, name, keys, options)
+                    grade = await grade_one(path, name, keys, options, top / f"{index:05d}")
                 except Exception as error:  # noqa: BLE001 - one submission never stops the rest
                     grade = Grade(name, error=f"grader error: {type(error).__name__}: {error}")
             write_feedback(grade, out)
             return grade
 
-        return list(await asyncio.gather(*(one(p, n) for p, n in zip(paths, names, strict=True))))
+        await asyncio.to_thread(font_cache, top / "matplotlib", options)
+        jobs = (one(i, path, name) for i, (path, name) in enumerate(found))
+        try:
+            return list(await asyncio.gather(*jobs))
+        except asyncio.CancelledError:
+            raise Interrupted("stopped by a signal") from None
 
-    grades = asyncio.run(all_submissions())
+    try:
+        grades = asyncio.run(all_submissions())
+    finally:
+        remove_tree(top)
     text = grades_csv(grades, keys)
     keep_previous(out / "grades.csv", text)
     write(out / "grades.csv", text)
@@ -301,7 +298,26 @@ def parser() -> argparse.ArgumentParser:
         "--memory",
         type=int,
         default=2048,
-        help="memory limit of a notebook's kernel in MB (default 2048)",
+        help="memory limit of a notebook's kernel and every process it starts, in MB "
+        "(default 2048)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=64,
+        help="processes and threads a notebook may run at once (default 64)",
+    )
+    p.add_argument(
+        "--max-notebook-mb",
+        type=int,
+        default=MAX_NOTEBOOK_MB,
+        help=f"larger submissions are refused (default {MAX_NOTEBOOK_MB})",
+    )
+    p.add_argument(
+        "--submission-timeout",
+        type=int,
+        default=0,
+        help="seconds for reading, running and judging one submission (default: --timeout + 120)",
     )
     p.add_argument("--judge-memory", type=int, default=1024, help=argparse.SUPPRESS)
     p.add_argument(
@@ -309,20 +325,59 @@ def parser() -> argparse.ArgumentParser:
         default=_default_keys(),
         help="folder of answer keys NN_topic.py (default: solutions/keys)",
     )
+    p.add_argument(
+        "--secret-file", help="graded variants: the secret given to `release` (with --roster)"
+    )
+    p.add_argument("--roster", help="graded variants: the CSV of students given to `release`")
+    p.add_argument(
+        "--variants",
+        default=str(Path.cwd() / "solutions" / "variants"),
+        help="folder of variant generators NN_topic.py (default: solutions/variants)",
+    )
+    p.add_argument(
+        "--unsafe-no-sandbox",
+        action="store_true",
+        help="run the notebooks WITHOUT the sandbox, with your rights (only where bubblewrap "
+        "cannot run, and only for trusted notebooks)",
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parser().parse_args(argv)
+    for name in ("jobs", "timeout", "cell_timeout", "memory", "processes", "max_notebook_mb"):
+        if getattr(options, name) <= 0:
+            print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
+            return 2
+    if options.unsafe_no_sandbox:
+        print(UNSAFE_WARNING)
+        print(UNSAFE_WARNING, file=sys.stderr)
+    else:
+        reason = sandbox.sandbox_available()
+        if reason is not None:
+            print(
+                f"error: the grading sandbox cannot run here: {reason}.\nIt needs "
+                f"{sandbox.INSTALL}; grade on Linux, or in a Linux VM or container. "
+                "--unsafe-no-sandbox grades without it, with your rights (never for "
+                "graded coursework).",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"sandbox: bubblewrap; {sandbox.describe_enforcement(limits_of(options))}")
     try:
         grades = grade_folder(Path(options.submissions), Path(options.out), options)
-    except ValueError as error:
+    except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except (Interrupted, KeyboardInterrupt):
+        print("interrupted: grades.csv not written (the feedback written so far is kept)")
+        return 130
     for g in grades:
         suffix = f"  ({g.error})" if g.error else ""
         print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
     print(f"{len(grades)} submissions graded; see {Path(options.out) / 'grades.csv'}")
+    if options.unsafe_no_sandbox:
+        print(UNSAFE_WARNING)
     return 0
 
 

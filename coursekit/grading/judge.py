@@ -5,9 +5,12 @@
 REQUEST holds ``{"memory_mb": ..., "seconds": ..., "functions": [{"qid", "name", "source",
 "cases": [[label, args], ...]}]}``. RESULT gets ``{qid: [output, ...]}`` where an output is
 the function's return value as plain JSON, or ``"raised Error: message"``. coursekit cannot
-be imported here (the exercise is to write the measure without it). This script imports
+be imported here (the exercise is to write the measure without it): the grader runs this
+script, copied into a fresh folder, in the grading sandbox with coursekit hidden (not in the
+sandbox at all, so removing the import blocker below gains nothing). This script imports
 nothing from coursekit, so that what judges cannot be changed by what is judged: the
-comparison with coursekit's values happens in the grader's process.
+comparison with coursekit's values happens in the grader's process, and a function that
+writes RESULT itself only says what it could have returned.
 """
 
 import importlib.abc
@@ -36,6 +39,10 @@ def _plain(value):
         value = list(value)
     if isinstance(value, list):
         return [_plain(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1000:
+        return "raised OverflowError: returned a whole number too large to compare"
+    if isinstance(value, str) and len(value) > 10_000:
+        return "raised ValueError: returned a text of over 10,000 characters"
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     return f"raised TypeError: returned a {type(value).__name__}"

@@ -6,6 +6,7 @@ coursekit.exercises build``; :func:`run_limited` by :mod:`coursekit.grade`.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -53,6 +54,7 @@ def execute_in_place(path: Path, timeout: int = 300) -> float:
 
 LIMITED = Path(__file__).with_name("limited.py")
 FILE_MB = 64
+MAX_CELL_ERRORS = 20
 KERNEL_ENV = {
     "MPLBACKEND": "Agg",
     "OPENBLAS_NUM_THREADS": "1",
@@ -67,7 +69,8 @@ def _limited_client_classes():
     from nbclient import NotebookClient
 
     class LimitedKernelManager(AsyncKernelManager):
-        """A kernel manager whose kernel runs under memory and file-size limits."""
+        """A kernel manager whose kernel runs under memory and file-size limits (only with
+        ``--unsafe-no-sandbox``: the kernel then runs with the grader's rights)."""
 
         memory_mb = 2048
 
@@ -76,9 +79,10 @@ def _limited_client_classes():
             return [sys.executable, str(LIMITED), str(self.memory_mb), str(FILE_MB), "--", *command]
 
     class QuietClient(NotebookClient):
-        """Runs every cell (errors allowed), keeps no output but error names, and remembers
-        the cell it is in. Dropping outputs as they arrive means a notebook that prints
-        without end cannot fill the grader's memory."""
+        """Runs every cell (errors allowed), keeps no output but error names (at most
+        ``MAX_CELL_ERRORS``), no widget state and no comm, and remembers the cell it is in.
+        Dropping outputs and widget messages as they arrive means a notebook that prints or
+        sends widget messages without end cannot fill the grader's memory."""
 
         current = -1
 
@@ -87,37 +91,77 @@ def _limited_client_classes():
             return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
 
         def output(self, outs, msg, display_id, cell_index):
-            if msg["msg_type"] == "error":
+            if msg["msg_type"] == "error" and len(self.cell_errors) < MAX_CELL_ERRORS:
                 content = msg["content"]
                 text = f"{content.get('ename', 'Error')}: {content.get('evalue', '')}"
-                self.cell_errors.append([cell_index, text[:300]])
+                self.cell_errors.append([cell_index, str(text)[:300]])
             return None
+
+        def handle_comm_msg(self, outs, msg, cell_index):
+            return None  # no widget state, no Output widget mimicked: nothing kept
 
     return LimitedKernelManager, QuietClient
 
 
+def _kernel_manager(work: Path, env: dict[str, str], memory_mb: int, limits):
+    """The kernel manager: sandboxed (``limits`` given) or, unsafe, only rlimited."""
+    manager_class, _ = _limited_client_classes()
+    if limits is None:
+        km = manager_class(kernel_name="python3")
+        km.memory_mb = memory_mb
+        return km, {**os.environ, **KERNEL_ENV, **env}
+    from .sandbox_kernel import SandboxedKernelManager
+
+    class AddressLimited(SandboxedKernelManager):
+        """The sandboxed kernel, also under ``RLIMIT_AS`` (per process) through limited.py:
+        the cgroup holds the whole tree, and a single huge allocation gets a MemoryError (a
+        message for the student) instead of the kernel's death."""
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            command = super().format_kernel_cmd(extra_arguments)
+            at = command.index("ipykernel_launcher") - 2  # [..., python, "-m", launcher, ...]
+            limit = [sys.executable, str(LIMITED), str(memory_mb), str(FILE_MB), "--"]
+            return [*command[:at], *limit, *command[at:]]
+
+    km = AddressLimited(
+        writable=work, limits=limits, sandbox_env={**KERNEL_ENV, **env}, kernel_name="python3"
+    )
+    return km, dict(os.environ)  # the sandbox starts from env -i: none of it gets in
+
+
 async def run_limited(
-    path: Path, env: dict[str, str], cell_seconds: int, total_seconds: int, memory_mb: int
+    path: Path,
+    env: dict[str, str],
+    cell_seconds: int,
+    total_seconds: int,
+    memory_mb: int,
+    *,
+    limits=None,
 ) -> tuple[str, list[list]]:
     """Run the notebook at ``path`` (in its folder) in a limited kernel; never raises.
 
-    Returns why the run stopped ('' if it ran to the end) and the errors of its cells as
-    ``[cell index, "Name: message"]``.
+    With ``limits`` (a :class:`~coursekit.grading.sandbox.Limits`), the kernel runs in the
+    grading sandbox, whose only writable folder is the notebook's folder; without, in a kernel
+    with the grader's rights under an address-space limit of ``memory_mb``.
+    Returns why the run stopped
+    ('' if it ran to the end) and the errors of its cells as ``[cell index, "Name: message"]``.
     """
     import asyncio
-    import os
     import signal
 
     import nbformat
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    manager_class, client_class = _limited_client_classes()
+    _, client_class = _limited_client_classes()
     try:
         notebook = nbformat.read(path, as_version=4)
     except Exception as failure:  # noqa: BLE001 - a file that is JSON but not a notebook
         return f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}", []
-    km = manager_class(kernel_name="python3")
-    km.memory_mb = memory_mb
+    work = Path(path).parent
+    try:
+        km, kernel_env = _kernel_manager(work, env, memory_mb, limits)
+    except Exception as failure:  # noqa: BLE001
+        return f"could not start the kernel: {type(failure).__name__}: {str(failure)[:200]}", []
     client = client_class(
         notebook,
         km=km,
@@ -125,7 +169,8 @@ async def run_limited(
         allow_errors=True,
         kernel_name="python3",
         record_timing=False,
-        resources={"metadata": {"path": str(Path(path).parent)}},
+        store_widget_state=False,
+        resources={"metadata": {"path": str(work)}},
     )
     client.cell_errors = []
     expired = False
@@ -144,9 +189,7 @@ async def run_limited(
     error = ""
     try:
         run = client.async_execute(
-            env={**os.environ, **KERNEL_ENV, **env},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            env=kernel_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         await asyncio.wait_for(run, total_seconds + 30)
     except CellTimeoutError:
@@ -164,4 +207,23 @@ async def run_limited(
     finally:
         timer.cancel()
         kill_kernel()
+        await _shut_down(client, km)
     return error, client.cell_errors
+
+
+async def _shut_down(client, km) -> None:
+    """Close the client's channels and end the kernel: nbclient does not shut down a kernel
+    manager it was handed (its sockets, connection file and cgroup would stay)."""
+    kc = getattr(client, "kc", None)
+    if kc is not None:
+        try:
+            kc.stop_channels()
+        except Exception:  # noqa: BLE001, S110 - already closed
+            pass
+    try:
+        if km.has_kernel:
+            await km.shutdown_kernel(now=True)
+        else:
+            await km.cleanup_resources()
+    except Exception:  # noqa: BLE001, S110 - the kernel is dead already
+        pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
 import json
@@ -12,6 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+MAX_CELL_ERRORS = 20
+MAX_NOTES = 10
+MAX_TEXT = 500
 
 
 @dataclass
@@ -23,6 +28,7 @@ class Grade:
     questions: dict[str, dict[str, Any]] = field(default_factory=dict)
     error: str = ""
     cell_errors: list[list[Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> float:
@@ -40,14 +46,15 @@ class Grade:
             "max": self.max,
             "error": self.error,
             "questions": self.questions,
-            "cell_errors": self.cell_errors,
+            "cell_errors": self.cell_errors[:MAX_CELL_ERRORS],
+            "notes": self.notes[:MAX_NOTES],
         }
 
 
 def write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
+    temporary.write_text(text, encoding="utf-8", errors="replace")
     os.replace(temporary, path)
 
 
@@ -58,6 +65,7 @@ def _html(grade: Grade) -> str:
         for qid, q in grade.questions.items()
     )
     error = f"<p><b>Note:</b> {html.escape(grade.error)}</p>" if grade.error else ""
+    error += "".join(f"<p><b>Note:</b> {html.escape(n)}</p>" for n in grade.notes[:MAX_NOTES])
     return (
         f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>"
         f"{html.escape(grade.submission)}</title></head><body>\n"
@@ -68,14 +76,26 @@ def _html(grade: Grade) -> str:
     )
 
 
-def _safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+def feedback_name(submission: str) -> str:
+    """The feedback files' name for a submission: its name made safe (letters, digits,
+    ``._-``), shortened, and a short hash of the exact name, so that "01 alice" and
+    "01_alice" (or "Alice" and "alice" on a case-insensitive disk) never share a file."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", submission).strip("._-")[:80] or "submission"
+    digest = hashlib.sha256(submission.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{safe}-{digest}"
 
 
 def write_feedback(grade: Grade, out: Path) -> None:
-    base = out / "feedback" / _safe_name(grade.submission)
+    base = out / "feedback" / feedback_name(grade.submission)
     write(base.with_suffix(".json"), json.dumps(grade.as_dict(), indent=1) + "\n")
     write(base.with_suffix(".html"), _html(grade))
+
+
+def csv_cell(text: str) -> str:
+    """A text cell that a spreadsheet shows as text: a leading ``= + - @``, tab or carriage
+    return (a formula, in Excel or LibreOffice) gets a single quote before it."""
+    text = str(text)[:MAX_TEXT]
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
@@ -92,7 +112,16 @@ def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
             f"{g.questions[q]['points']:g}" if g.chapter == c and q in g.questions else ""
             for c, q in columns
         ]
-        writer.writerow([g.submission, g.chapter, *cells, f"{g.total:g}", f"{g.max:g}", g.error])
+        writer.writerow(
+            [
+                csv_cell(g.submission),
+                csv_cell(g.chapter),
+                *cells,
+                f"{g.total:g}",
+                f"{g.max:g}",
+                csv_cell(g.error),
+            ]
+        )
     return buffer.getvalue()
 
 

@@ -1,0 +1,65 @@
+"""``python -m coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/``.
+
+Writes ``RELEASE/<student id>/<chapter>.ipynb`` for every student of the roster: the exercise
+notebook with the student's own data (:mod:`coursekit.grading.variants`), a check() that
+checks the format of those answers only, and the student id in the notebook's metadata. The
+same secret and roster give byte-identical notebooks. Grade the handed-in notebooks with
+``python -m coursekit.grade SUBS --out OUT --secret-file S --roster R``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from .report import write
+from .variants import load_generator, personalise, read_roster, read_secret
+
+
+def release(
+    chapter: str, roster: Path, secret_file: Path, out: Path, exercises: Path, variants: Path
+) -> list[Path]:
+    """Write one notebook per student of ``roster``; the paths written."""
+    import nbformat
+
+    generator = load_generator(variants, chapter)
+    if generator is None:
+        raise ValueError(f"chapter {chapter} has no variant generator ({variants}/{chapter}.py)")
+    secret, ids = read_secret(secret_file), read_roster(roster)
+    source = Path(exercises) / f"{chapter}.ipynb"
+    if not source.is_file():
+        raise ValueError(f"no exercise notebook {source}")
+    written = []
+    for student in ids:
+        notebook = nbformat.read(source, as_version=4)
+        personalise(notebook, chapter, student, generator, secret)
+        path = Path(out) / student / f"{chapter}.ipynb"
+        write(path, nbformat.writes(notebook) + "\n")
+        written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m coursekit.grade release", description=__doc__)
+    p.add_argument("chapter", help="the chapter, e.g. 01_precision_recall")
+    p.add_argument("--roster", required=True, help="CSV of students (an 'id' column)")
+    p.add_argument("--secret-file", required=True, help="file holding the lecturer's secret")
+    p.add_argument("--out", required=True, help="folder for the students' notebooks")
+    p.add_argument("--exercises", default="exercises", help="exercise notebooks (exercises/)")
+    p.add_argument("--variants", default="solutions/variants", help="variant generators")
+    args = p.parse_args(argv)
+    try:
+        written = release(
+            args.chapter,
+            Path(args.roster),
+            Path(args.secret_file),
+            Path(args.out),
+            Path(args.exercises),
+            Path(args.variants),
+        )
+    except (OSError, ValueError) as error:
+        print(f"error: {error}")
+        return 2
+    print(f"{len(written)} notebooks written under {args.out}")
+    return 0
