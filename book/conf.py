@@ -80,6 +80,11 @@ class StaticOutputs(SphinxPostTransform):
 
     default_priority = 3
 
+    @staticmethod
+    def _marked(mimes: dict[str, nodes.Element]) -> bool:
+        """Whether the box's HTML already carries the class (display.Erratum writes it)."""
+        return "text/html" in mimes and ERRATUM_CLASS in mimes["text/html"].astext()
+
     def run(self, **kwargs: Any) -> None:
         def is_bundle(node: nodes.Node) -> bool:
             return isinstance(node, nodes.container) and node.get("nb_element") == "mime_bundle"
@@ -94,7 +99,7 @@ class StaticOutputs(SphinxPostTransform):
                 note += nodes.Text(f" ({name}): it runs only in a live notebook (make lab). ")
                 note += nodes.Text("Its static view, as stored in the notebook, follows.")
                 bundle.replace_self(nodes.container("", note, classes=[WIDGET_CLASS]))
-            elif plain.startswith("ERRATUM"):
+            elif plain.startswith("ERRATUM") and not self._marked(mimes):
                 wrapper = nodes.container(classes=[ERRATUM_CLASS])
                 bundle.replace_self(wrapper)
                 wrapper += bundle
