@@ -18,18 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from browser_support import CHROMIUM_ARGS, start_lab  # noqa: E402
 
 TARGET_MS = 100.0
 SETUP = "import coursekit as ck\nfrom coursekit.views import widgets\n"
@@ -116,50 +115,14 @@ IDLE = """() => {
 }"""
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_lab(root: Path, pythonpath: str | None) -> tuple[subprocess.Popen, str]:
-    port, token = _port(), secrets.token_hex(16)
+def start(root: Path, pythonpath: str | None) -> tuple[subprocess.Popen, str]:
+    """JupyterLab on ``root`` (tests/browser_support.py), the kernel importing coursekit from
+    ``pythonpath`` if given; returns the process and the URL pattern of a notebook."""
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            f"--port={port}",
-            "--ip=127.0.0.1",
-            f"--ServerApp.token={token}",
-            f"--ServerApp.root_dir={root}",
-            "--ServerApp.allow_root=True",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=",
-            f"--LabApp.workspaces_dir={root / 'workspaces'}",
-            f"--LabApp.user_settings_dir={root / 'settings'}",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=root,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
-                return process, f"{base}/lab/tree/{{path}}?token={token}"
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("JupyterLab did not start") from None
-            time.sleep(0.3)
+    process, base, token = start_lab(root, env=env)
+    return process, f"{base}/lab/tree/{{path}}?token={token}"
 
 
 def run_notebook(page, path: str) -> None:
@@ -232,11 +195,11 @@ def main(argv: list[str] | None = None) -> int:
             nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(code)]
             nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
             nbformat.write(nb, root / f"bench{i}.ipynb")
-        process, url = start_lab(root, args.pythonpath)
+        process, url = start(root, args.pythonpath)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
-                    executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+                    executable_path=chromium, headless=True, args=CHROMIUM_ARGS
                 )
                 for i, (name, (_, controls)) in enumerate(cases.items()):
                     context = browser.new_context(viewport={"width": 1400, "height": 1000})

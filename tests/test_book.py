@@ -19,7 +19,6 @@ import http.server
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -27,22 +26,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from browser_support import CHROMIUM_ARGS, chromium, missing
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
-REQUIRED = os.environ.get("COURSEKIT_REQUIRE_BROWSER") == "1"
 BOOK_PACKAGES = ("sphinx", "myst_nb", "sphinx_book_theme", "sphinx-mathjax-offline")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-]
 # text that must never show on a page of the book: a traceback or error of a stored output, a
 # widget that could not render, a warning that Sphinx or myst-nb wrote into the page
 BAD_TEXT = (
@@ -56,21 +46,6 @@ BAD_TEXT = (
 )
 CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 EXERCISES = sorted(p.stem for p in (ROOT / "exercises").glob("*.ipynb"))
-
-
-def _missing(what: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{what} (COURSEKIT_REQUIRE_BROWSER=1: the browser test must run)")
-    pytest.skip(what)
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    _missing("Debian's chromium is not installed (apt-get install chromium)")
-    raise AssertionError  # unreachable
 
 
 def _stored(notebook: str, predicate) -> int:
@@ -98,7 +73,7 @@ def book(tmp_path_factory) -> Path:
         return html
     absent = [name for name in BOOK_PACKAGES if importlib.util.find_spec(name) is None]
     if absent:
-        _missing(
+        missing(
             f"the book's packages are not installed ({', '.join(absent)}): "
             'pip install -e ".[book]"'
         )
@@ -134,11 +109,11 @@ def site(book):
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = _chromium()
+    executable = chromium()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("the playwright package is not installed")
+        missing("the playwright package is not installed")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, headless=True, args=CHROMIUM_ARGS
@@ -272,6 +247,12 @@ def test_search_finds_precision(reader):
     field.press("Enter")
     results = page.locator("#search-results ul.search li")
     results.first.wait_for(timeout=30_000)
+    # Sphinx adds results as it finds them: read them once its summary says it has finished
+    page.wait_for_function(
+        "() => /found/i.test(document.querySelector('#search-results .search-summary')"
+        "?.textContent || '')",
+        timeout=30_000,
+    )
     hrefs = results.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert any("notebooks/01_precision_recall" in h for h in hrefs), hrefs
     assert any(h.startswith("exercises/") for h in hrefs), hrefs

@@ -21,16 +21,11 @@ import importlib.util
 import json
 import os
 import re
-import secrets
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_support import CHROMIUM_ARGS, chromium, missing, start_lab, stop
 
 import coursekit as ck
 
@@ -42,37 +37,6 @@ slides = importlib.util.module_from_spec(_spec)  # the slide rules and their mea
 _spec.loader.exec_module(slides)
 NOTEBOOK = os.environ.get("COURSEKIT_BROWSER_NOTEBOOK", "notebooks/02_curves_interpolation.ipynb")
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-]
-REQUIRED = os.environ.get("COURSEKIT_REQUIRE_BROWSER") == "1"
-
-
-def _missing(what: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{what} (COURSEKIT_REQUIRE_BROWSER=1: the browser test must run)")
-    pytest.skip(what)
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    _missing("Debian's chromium is not installed (apt-get install chromium)")
-    raise AssertionError  # unreachable
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -82,67 +46,33 @@ def jupyter_server(tmp_path_factory):
     try:
         import jupyterlab  # noqa: F401
     except ImportError:
-        _missing("jupyterlab is not installed")
+        missing("jupyterlab is not installed")
     root = tmp_path_factory.mktemp("served")
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
     # every cell rendered, in view or not (the slide measurement reads each cell's height)
     tracker = root / "settings" / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True)
     (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
-    port, token = _free_port(), secrets.token_hex(16)
     log = open(root / "jupyter.log", "w")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            f"--port={port}",
-            "--ip=127.0.0.1",
-            f"--ServerApp.token={token}",
-            f"--ServerApp.root_dir={root}",
-            "--ServerApp.allow_root=True",
-            "--LabApp.expose_app_in_browser=True",
-            "--JupyterNotebookApp.expose_app_in_browser=True",
-            "--LabApp.news_url=",
-            f"--LabApp.workspaces_dir={root / 'workspaces'}",  # no layout restored from
-            f"--LabApp.user_settings_dir={root / 'settings'}",  # an earlier session
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=root,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                log.close()
-                raise RuntimeError(
-                    "JupyterLab did not start:\n" + (root / "jupyter.log").read_text()
-                ) from None
-            time.sleep(0.3)
-    yield base, token, root
-    process.terminate()
     try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        process, base, token = start_lab(root, log)
+    except RuntimeError:
+        log.close()
+        raise RuntimeError(
+            "JupyterLab did not start:\n" + (root / "jupyter.log").read_text()
+        ) from None
+    yield base, token, root
+    stop(process)
     log.close()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = _chromium()
+    executable = chromium()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("the playwright package is not installed")
+        missing("the playwright package is not installed")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, headless=True, args=CHROMIUM_ARGS

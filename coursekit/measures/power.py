@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..validation import check_positive_int, check_scalar
+from .significance import paired_scores
 
 __all__ = ["cohens_dz", "dz_interval", "holm", "power_paired_t", "topic_set_size"]
 
@@ -36,18 +37,7 @@ MAX_TOPICS = 1_000_000
 
 
 def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
-    x = np.asarray(a, dtype=float)
-    y = np.asarray(b, dtype=float)
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("a and b must be one-dimensional lists of per-topic scores")
-    if x.size != y.size:
-        raise ValueError(
-            f"a and b must hold one score per topic for the same topics: got {x.size} and {y.size}"
-        )
-    if x.size < 2:
-        raise ValueError("an effect size needs the scores of at least two topics")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("per-topic scores must be finite numbers")
+    x, y = paired_scores(a, b, purpose="an effect size")
     d = x - y
     if np.std(d) == 0:
         raise ValueError("the differences a - b are all equal: their standard deviation is 0")

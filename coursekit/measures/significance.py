@@ -38,7 +38,11 @@ class TestResult(NamedTuple):
     pvalue: float
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def paired_scores(
+    a: Sequence[float], b: Sequence[float], purpose: str = "a paired test"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two systems' per-query scores as float arrays, checked: one-dimensional, the same length,
+    at least two queries, finite numbers."""
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.ndim != 1 or y.ndim != 1:
@@ -48,7 +52,7 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndar
             f"a and b must hold one score per query for the same queries: got {x.size} and {y.size}"
         )
     if x.size < 2:
-        raise ValueError("a paired test needs the scores of at least two queries")
+        raise ValueError(f"{purpose} needs the scores of at least two queries")
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         raise ValueError("per-query scores must be finite numbers")
     return x, y
@@ -77,7 +81,7 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     >>> round(paired_t_test([0.5, 0.6, 0.7, 0.8], [0.4, 0.5, 0.7, 0.6]).pvalue, 3)
     0.092
     """
-    x, y = _paired(a, b)
+    x, y = paired_scores(a, b)
     if np.all(x - y == 0):
         return TestResult("paired t-test", 0.0, 1.0)
     from scipy import stats  # on first use: import coursekit stays light
@@ -120,7 +124,7 @@ def wilcoxon_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     >>> wilcoxon_test([0.5, 0.6, 0.7, 0.8], [0.4, 0.5, 0.7, 0.6]).pvalue  # a tie, a zero
     0.25
     """
-    x, y = _paired(a, b)
+    x, y = paired_scores(a, b)
     d = x - y
     if np.all(d == 0):
         return TestResult("Wilcoxon signed-rank", 0.0, 1.0)
@@ -155,7 +159,7 @@ def randomization_test(
     >>> randomization_test([0.5, 0.6, 0.7, 0.8], [0.4, 0.5, 0.7, 0.6], seed=1).pvalue
     0.25
     """
-    x, y = _paired(a, b)
+    x, y = paired_scores(a, b)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     from scipy import stats  # on first use: import coursekit stays light
 
@@ -187,7 +191,7 @@ def bootstrap_ci(
     >>> bool(low < 0.07 < high)
     True
     """
-    x, y = _paired(a, b)
+    x, y = paired_scores(a, b)
     check_scalar(
         confidence,
         "confidence",
