@@ -6,7 +6,10 @@ with the readable functions of :mod:`coursekit.ranked`, :mod:`coursekit.graded` 
 :func:`coursekit.evaluate` uses; tested equal to the readable one).
 
 Adding a measure is one place: its per-query function, its vectorised function (optional) and
-one ``_Family`` line in ``_FAMILIES``.
+one ``_Family`` line in ``_FAMILIES``. A family whose ``every`` is ``None`` has only the readable
+per-query function: :func:`coursekit.evaluate` then computes it query by query (``Bpref``,
+``infAP``, ``RBP(p=...)``, ``ERR@k``, ``IPrec``, ``PRES``, ``MOR``); ``known_measures()`` marks
+them "(per query)".
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .measures import graded, ranked
+from .measures import graded, incomplete, ranked, user
 from .measures import recall_oriented as recall
 from .validation import RELEVANCE_THRESHOLD
 
@@ -32,7 +35,9 @@ class Rankings:
     Rows are retrieved documents in trec_eval's order: grouped by query, each query's rows by
     rank. ``query`` is each row's query index (0 .. n_queries - 1), ``rank`` its 1-based rank,
     ``grade`` its judged grade (0 when unjudged); ``judged_query`` and ``judged_grade`` list
-    every judgment of the evaluated queries.
+    every judgment of the evaluated queries. ``doc`` and ``judged_doc`` (optional) are the doc
+    codes of the rows and of the judgments, for the measures that tell unjudged documents apart
+    (Bpref, infAP).
     """
 
     query: np.ndarray
@@ -41,6 +46,8 @@ class Rankings:
     n_queries: int
     judged_query: np.ndarray
     judged_grade: np.ndarray
+    doc: np.ndarray | None = None
+    judged_doc: np.ndarray | None = None
 
     @cached_property
     def relevant(self) -> np.ndarray:
@@ -208,9 +215,53 @@ def _num_rel_ret_every(r: Rankings, cutoff, **_):
     return r.per_query(r.relevant)
 
 
+def _incomplete_grades(rels, judged, docs=None, judged_docs=None):
+    """``(grades, pooled, n_relevant, n_nonrelevant)`` of one query for Bpref and infAP.
+
+    With the doc codes of the ranking (``docs``) and of the query's judgments (``judged_docs``,
+    in the order of ``judged``), as :func:`coursekit.evaluate` passes them, a retrieved document
+    absent from the qrels is unjudged, and a negative grade is pooled but unjudged
+    (:func:`coursekit.incomplete.judge_incomplete`). Without them, ``rels`` is read as grades
+    with ``nan`` for an unjudged document (none pooled).
+    """
+    n_relevant, n_nonrelevant = incomplete.judgment_counts(np.asarray(judged, dtype=float))
+    if docs is None or judged_docs is None:
+        grades = incomplete.as_incomplete_grades(rels, "rels")
+        return grades, np.zeros(grades.size, dtype=bool), n_relevant, n_nonrelevant
+    qrels_q = dict(zip(np.asarray(judged_docs).tolist(), np.asarray(judged).tolist(), strict=True))
+    grades, pooled = incomplete.judge_incomplete(np.asarray(docs).tolist(), qrels_q)
+    return grades, pooled, n_relevant, n_nonrelevant
+
+
+def _bpref(rels, n, judged, cutoff, docs=None, judged_docs=None, **_):
+    grades, _pooled, n_rel, n_nonrel = _incomplete_grades(rels, judged, docs, judged_docs)
+    return incomplete.bpref(grades, n_rel, n_nonrel)
+
+
+def _infap(rels, n, judged, cutoff, docs=None, judged_docs=None, **_):
+    grades, pooled, n_rel, _n_nonrel = _incomplete_grades(rels, judged, docs, judged_docs)
+    return incomplete.infap(grades, n_rel, pooled=pooled)
+
+
+def _rbp(rels, n, judged, p, **_):
+    """RBP's value only (binary: grade >= 1 gains 1); its residual (what unjudged documents and
+    those below the ranking could add) is given by :func:`coursekit.measures.user.rbp`, not here."""
+    return user.rbp(rels, p=p).value
+
+
+def _err(rels, n, judged, k, max_grade=None, **_):
+    """ERR@k; the maximum grade G is ``max_grade``, which :func:`coursekit.evaluate` sets to the
+    highest grade in the qrels it was given (at least 1); called alone, the highest grade of
+    this query's judgments (at least 1)."""
+    if max_grade is None:
+        judged = np.asarray(judged, dtype=float)
+        max_grade = max(1.0, float(judged.max(initial=1.0)))
+    return user.err(rels, max_grade=max_grade, k=k)
+
+
 @dataclass(frozen=True)
 class _Family:
-    parameter: str  # "none" | "optional" | "int" | "level"
+    parameter: str  # "none" | "optional" | "int" | "level" | "persistence" (RBP(p=0.8))
     one: Callable[..., float]  # per query
     every: Callable[..., np.ndarray] | None  # every query at once, or None
     description: str
@@ -236,16 +287,31 @@ _FAMILIES: dict[str, _Family] = {
     "NumRelRet": _Family(
         "none", _num_rel_ret, _num_rel_ret_every, "number of relevant documents retrieved"
     ),
+    "Bpref": _Family("none", _bpref, None, "bpref: unjudged documents skipped (trec_eval's)"),
+    "infAP": _Family("none", _infap, None, "inferred AP (infAP, trec_eval's; pooled = grade < 0)"),
+    "RBP": _Family(
+        "persistence", _rbp, None, "rank-biased precision, binary, value only (RBP(p=0.8))"
+    ),
+    "ERR": _Family(
+        "optional", _err, None, "expected reciprocal rank, G = max grade of the qrels (ERR@20)"
+    ),
 }
 
-_NAME = re.compile(r"^(?P<family>[A-Za-z]+)(?:@(?P<param>[0-9]+(?:\.[0-9]+)?))?$")
+_DEFAULT_PERSISTENCE = 0.8  # RBP alone is RBP(p=0.8), as in ir_measures
+
+_NAME = re.compile(
+    r"^(?P<family>[A-Za-z]+)(?:\((?P<args>[^()]*)\))?(?:@(?P<param>[0-9]+(?:\.[0-9]+)?))?$"
+)
+_PERSISTENCE = re.compile(r"^\s*p\s*=\s*(?P<p>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$")
 
 
 def known_measures() -> str:
     """One line per measure family: the forms :func:`parse_measure` accepts."""
     forms = {"none": "{f}", "optional": "{f}, {f}@k", "int": "{f}@k", "level": "{f}@r"}
+    forms["persistence"] = "{f}, {f}(p=0.8)"
     return "\n".join(
         f"{forms[spec.parameter].format(f=family):<16} {spec.description}"
+        + ("" if spec.every is not None else " (per query)")
         for family, spec in _FAMILIES.items()
     )
 
@@ -274,6 +340,10 @@ def parse_measure(name: str) -> Measure:
     spec = _FAMILIES[family]
     kind = spec.parameter
     cutoff: int | float | None = None
+    if kind == "persistence":
+        return _persistence_measure(name, family, match["args"], param, spec)
+    if match["args"] is not None:
+        raise _unknown(name, f"{family} takes no (...) parameter")
     if kind == "none" and param is not None:
         raise _unknown(name, f"{family} takes no @ parameter")
     if kind in ("int", "level") and param is None:
@@ -289,3 +359,23 @@ def parse_measure(name: str) -> Measure:
             cutoff = int(param)
     canonical = family if cutoff is None else f"{family}@{param}"
     return Measure(canonical, family, cutoff, spec.description, spec.one, spec.every)
+
+
+def _persistence_measure(
+    name: str, family: str, args: str | None, param: str | None, spec: _Family
+) -> Measure:
+    """``RBP`` or ``RBP(p=0.8)``: p is a probability strictly between 0 and 1."""
+    if param is not None:
+        raise _unknown(name, f"{family} takes no @ parameter; write {family}(p=0.8)")
+    p = _DEFAULT_PERSISTENCE
+    if args is not None:
+        found = _PERSISTENCE.match(args)
+        if not found:
+            raise _unknown(name, f"write the persistence as {family}(p=0.8)")
+        p = float(found["p"])
+    if not 0 < p < 1:
+        raise ValueError(
+            f"{name!r}: the persistence p of {family} must be strictly between 0 and 1 "
+            f"(0.5 impatient, 0.8 average, 0.95 persistent user), got {p!r}"
+        )
+    return Measure(f"{family}(p={p!r})", family, p, spec.description, spec.one, spec.every)

@@ -43,9 +43,11 @@ MEASURES = {
     "nDCG": "ndcg",
     "nDCG@10": "ndcg_cut_10",
     **{f"IPrec@{level:.1f}": f"iprec_at_recall_{level:.2f}" for level in LEVELS},
+    "Bpref": "bpref",
+    "infAP": "infAP",
 }
 TREC_MEASURES = {"map", "P.5,10", "recall.10,100", "Rprec", "recip_rank", "ndcg", "ndcg_cut.10"}
-TREC_MEASURES |= {"iprec_at_recall"}
+TREC_MEASURES |= {"iprec_at_recall", "bpref", "infAP"}
 
 # Doc ids d1 .. d299: string order differs from numeric order ("d9" > "d30" > "d299" > "d10").
 POOL = np.array([f"d{i}" for i in range(1, 300)])
@@ -459,6 +461,13 @@ ALL_MEASURES = [
     "NumRet",
     "NumRel",
     "NumRelRet",
+    "Bpref",
+    "infAP",
+    "RBP(p=0.8)",
+    "RBP(p=0.5)",
+    "ERR@20",
+    "ERR@1",
+    "ERR",
 ]
 
 

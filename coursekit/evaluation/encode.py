@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
+from .fastcodes import packed_codes
 
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
@@ -33,6 +34,7 @@ class Side:
     docs: pd.Index
     value: np.ndarray  #: score or grade, float64
     what: str  #: "run" or "qrels"
+    distinct: bool = False  #: pairs known distinct (dict keys): no duplicate check needed
 
 
 @dataclass(frozen=True)
@@ -162,17 +164,56 @@ def _ids(
             merged, categories = pd.factorize(categories.astype(str))
             codes = np.where(codes >= 0, merged[codes], -1)
             categories = pd.Index(categories)
+    elif (
+        found := _object_blocks(column.to_numpy()) if blocks and column.dtype == object else None
+    ) is not None:
+        codes, categories = found
+    elif (found := _object_few(column.to_numpy()) if column.dtype == object else None) is not None:
+        codes, categories = found
+    elif (array := _arrow_strings(column)) is None:
+        # ids that are not all strings (numbers, say): as strings
+        codes, categories = pd.factorize(column.astype(str))
+        categories = pd.Index(categories)
     else:
-        array = _arrow_strings(column)
-        if array is None:  # ids that are not all strings (numbers, say): as strings
-            codes, categories = pd.factorize(column.astype(str))
-            categories = pd.Index(categories)
-        else:
-            codes, categories = _dictionary_encode(array, blocks)
+        codes, categories = _dictionary_encode(array, blocks)
     if codes.size and codes.min() < 0:
         i = int(np.flatnonzero(codes < 0)[0])
         raise ValueError(f"{what} row {i}: the {name} is missing")
     return codes.astype(np.int64, copy=False), categories
+
+
+def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes of Python strings listed in blocks of equal neighbours (a run's query ids), each
+    block converted and hashed once; None when there are many blocks or not only strings."""
+    if values.size < 2:
+        return None
+    change = values[1:] != values[:-1]
+    if not isinstance(change, np.ndarray) or change.dtype != bool:
+        return None
+    starts = np.flatnonzero(np.r_[True, change])
+    if starts.size >= values.size // 4:
+        return None
+    array = _arrow_strings(values[starts])
+    if array is None:
+        return None
+    codes, ids = _dictionary_encode(array)
+    return np.repeat(codes, np.diff(np.r_[starts, values.size])), ids
+
+
+_SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
+_FEW = 2048  # distinct ids in the sample under which hashing Python strings directly is faster
+
+
+def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes of Python strings with few distinct values (query ids in any order), hashed as
+    they are (their hash is cached by Python); None when there seem to be many distinct values
+    or some id is not a string."""
+    if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
+        return None
+    codes, uniques = pd.factorize(values)
+    if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
+        return None
+    return codes, pd.Index(uniques, dtype="str")
 
 
 def _arrow_strings(values: Any) -> Any:
@@ -202,6 +243,11 @@ def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd
         if starts.size < len(array) // 4:
             codes, ids = _dictionary_encode(array.take(starts))
             return np.repeat(codes, np.diff(np.r_[starts, len(array)])), ids
+    few = len(array) > _SAMPLE and pc.count_distinct(array.slice(0, _SAMPLE)).as_py() <= _FEW
+    packed = None if few else packed_codes(array)  # few distinct strings: hashed fast as such
+    if packed is not None:  # ids as integers: hashed several times faster
+        codes, first = packed
+        return codes, pd.Index(array.take(first).to_pandas(), dtype="str")
     encoded = pc.dictionary_encode(array)
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     if encoded.indices.null_count:
@@ -257,18 +303,22 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
             )
     doc_ids = list(chain.from_iterable(rankings))
     values = list(chain.from_iterable(r.values() for r in rankings))
-    types = set(map(type, values))
-    if not all(issubclass(t, _NUMBER_TYPES) and not issubclass(t, (bool, np.bool_)) for t in types):
-        _raise_for_value(nested, value_name, what, lambda v: not _is_number(v), "must be a number")
-    array = np.array(values, dtype=float) if values else np.zeros(0)
+    array = _numbers(values)
+    if array is None:  # not only ints and floats (or empty): checked one by one
+        _check_numbers(nested, values, value_name, what)
+        array = np.array(values, dtype=float) if values else np.zeros(0)
     if not np.all(np.isfinite(array)):
         _raise_for_value(nested, value_name, what, lambda v: not math.isfinite(v), "")
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
     query_ids = pd.Index([str(q) for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
-    if not set(map(type, doc_ids)) <= {str}:
-        doc_ids = [str(d) for d in doc_ids]
-    doc, docs = _dictionary_encode(_arrow_strings(doc_ids))
+    strings = _only_strings(doc_ids)
+    distinct = strings is not None and query_ids.is_unique  # dict keys, unchanged
+    if strings is None:
+        if not set(map(type, doc_ids)) <= {str}:
+            doc_ids = [str(d) for d in doc_ids]
+        strings = _arrow_strings(doc_ids)
+    doc, docs = _dictionary_encode(strings)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
         merged, query_ids = pd.factorize(query_ids)
         query, query_ids = merged[query], pd.Index(query_ids)
@@ -276,7 +326,41 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
         present = _present(query, query_ids)
         if len(present) < len(query_ids):
             query, query_ids = present.get_indexer(query_ids)[query], present
-    return Side(query, query_ids, doc.astype(np.int64), docs, array, short)
+    return Side(query, query_ids, doc.astype(np.int64), docs, array, short, distinct)
+
+
+def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:
+    types = set(map(type, values))
+    if not all(issubclass(t, _NUMBER_TYPES) and not issubclass(t, (bool, np.bool_)) for t in types):
+        _raise_for_value(nested, value_name, what, lambda v: not _is_number(v), "must be a number")
+
+
+def _numbers(values: list) -> np.ndarray | None:
+    """``values`` as floats when pyarrow reads them all as ints or floats (no bool, no None),
+    else None; one pass, faster than checking each value's type."""
+    import pyarrow as pa
+
+    try:
+        array = pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
+        return None
+    kind = array.type
+    if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+        return None
+    return array.to_numpy(zero_copy_only=False).astype(float, copy=False)
+
+
+def _only_strings(values: list) -> Any:
+    """``values`` as a pyarrow string array when they are all Python strings, else None."""
+    import pyarrow as pa
+
+    try:
+        array = pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
+        return None
+    if array.null_count or not pa.types.is_string(array.type):
+        return None  # e.g. bytes (binary), or None in a list of strings
+    return array
 
 
 def _is_number(value: Any) -> bool:
@@ -301,7 +385,7 @@ def _raise_for_value(nested: Mapping, value_name: str, what: str, bad, message: 
 
 def _check_no_duplicates(side: Side, verb: str) -> None:
     """Raise if a document appears twice for one query (on integer keys: one sort)."""
-    if side.doc.size < 2:
+    if side.doc.size < 2 or side.distinct:
         return
     i = first_repeated(side.query * max(len(side.docs), 1) + side.doc)
     if i is None:

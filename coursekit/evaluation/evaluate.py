@@ -34,6 +34,7 @@ from ..registry import Measure, Rankings, parse_measure
 from ..trec.order import string_ranks, trec_order
 from ..validation import check_bool, check_choice
 from .encode import Encoded, encode, qrels_side, run_side
+from .fastcodes import match_pairs
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
 
@@ -101,7 +102,10 @@ def evaluate(
     ``run`` and ``qrels`` are DataFrames (see :mod:`coursekit.trec`), paths to TREC files, or
     dicts ``{query_id: {doc_id: score_or_grade}}``. ``measures`` are names such as ``"AP"``,
     ``"P@10"``, ``"R@100"``, ``"Rprec"``, ``"RR"``, ``"nDCG"``, ``"nDCG@10"``, ``"IPrec@0.3"``,
-    ``"PRES@100"``, ``"MOR@100"`` (see :func:`coursekit.registry.known_measures`).
+    ``"PRES@100"``, ``"MOR@100"``, ``"Bpref"``, ``"infAP"``, ``"RBP(p=0.8)"``, ``"ERR@20"`` (see
+    :func:`coursekit.registry.known_measures`). Bpref and infAP tell apart a retrieved document
+    absent from the qrels (unjudged) and one with a negative grade (pooled, unjudged), as
+    trec_eval does; ERR's maximum grade G is the highest grade in ``qrels`` (at least 1).
 
     ``score_precision``: ``"float64"`` (the default, as trec_eval 10) ranks on the scores as
     given; ``"float32"`` first rounds them to 32-bit floats, as trec_eval 9 and pytrec_eval
@@ -129,7 +133,10 @@ def evaluate(
     run_codes = run_side(run)
     encoded = encode(run_codes, qrels_codes, missing_as_zero)
     rankings = _rank(encoded, score_precision)
-    options = {"ndcg_variant": ndcg_variant}
+    # ERR's maximum grade G: the highest grade of the qrels given (at least 1), as trec_eval-style
+    # tools take the collection's maximum grade
+    max_grade = max(1.0, float(qrels_codes.value.max()))
+    options = {"ndcg_variant": ndcg_variant, "max_grade": max_grade}
     values: dict[str, np.ndarray] = {}
     slow = [m for m in parsed if not (fast and m.vectorised is not None)]
     for m in parsed:
@@ -152,10 +159,15 @@ def _rank(encoded: Encoded, score_precision: str) -> Rankings:
         encoded.run_query, scores, lambda: string_ranks(encoded.docs), encoded.run_doc
     )
     query = encoded.run_query[order]
+    doc = encoded.run_doc[order]
     # the grade of each retrieved document: 0 when unjudged
     width = max(len(encoded.docs), 1)
-    judged = pd.Index(encoded.qrels_query * width + encoded.qrels_doc)
-    found = judged.get_indexer(query * width + encoded.run_doc[order])
+    qrels_key = encoded.qrels_query * width + encoded.qrels_doc
+    matched = match_pairs(encoded.run_query * width + encoded.run_doc, qrels_key)
+    if matched is not None:  # one sort of integers
+        found = matched[0][order]
+    else:
+        found = pd.Index(qrels_key).get_indexer(query * width + doc)
     grade = np.where(found >= 0, encoded.grades[found], 0.0)
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if query.size else query
     rank = np.arange(query.size) - np.repeat(starts, np.diff(np.r_[starts, query.size])) + 1
@@ -166,6 +178,8 @@ def _rank(encoded: Encoded, score_precision: str) -> Rankings:
         n_queries=len(encoded.queries),
         judged_query=encoded.qrels_query,
         judged_grade=encoded.grades,
+        doc=doc,
+        judged_doc=encoded.qrels_doc,
     )
 
 
@@ -179,10 +193,16 @@ def _query_by_query(
     judged_order = np.argsort(rankings.judged_query, kind="stable")
     judged_bounds = np.searchsorted(rankings.judged_query[judged_order], np.arange(n_q + 1))
     values = {m.name: np.zeros(n_q) for m in measures}
+    with_docs = rankings.doc is not None and rankings.judged_doc is not None
     for i in range(n_q):
-        rels = rankings.grade[by_query[bounds[i] : bounds[i + 1]]]
-        grades = rankings.judged_grade[judged_order[judged_bounds[i] : judged_bounds[i + 1]]]
+        rows = by_query[bounds[i] : bounds[i + 1]]
+        judgments = judged_order[judged_bounds[i] : judged_bounds[i + 1]]
+        rels = rankings.grade[rows]
+        grades = rankings.judged_grade[judgments]
         n_relevant = int(np.count_nonzero(grades >= 1))
+        docs = {}
+        if with_docs:  # doc codes, for the measures that tell unjudged documents apart
+            docs = {"docs": rankings.doc[rows], "judged_docs": rankings.judged_doc[judgments]}
         for m in measures:
-            values[m.name][i] = m(rels, n_relevant, grades, **options)
+            values[m.name][i] = m(rels, n_relevant, grades, **options, **docs)
     return values

@@ -1,0 +1,180 @@
+"""The fast integer paths of ``evaluate`` (ids packed into integers, pairs matched by one sort,
+ties broken in one sort) against the plain ones they replace, on the ids that could trip them:
+ids of exactly 8, 16, 32 bytes and longer, non-ASCII ids, ids that differ only by trailing NULs,
+and inputs that must keep being refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import coursekit as ck
+from coursekit.evaluation.fastcodes import match_pairs, packed_codes
+from coursekit.trec.order import string_ranks, trec_order
+
+TRICKY = [
+    "d1",
+    "",
+    "a",
+    "a\x00",
+    "a\x00\x00",
+    "abcdefgh",
+    "abcdefgh\x00",
+    "abcdefghi",
+    "x" * 16,
+    "x" * 17,
+    "y" * 32,
+    "é",
+    "éé",
+    "日本語",
+    "clueweb09-en0000-00-00000",
+]
+
+
+def factorized(ids: list[str]) -> tuple[np.ndarray, list[str]]:
+    codes, uniques = pd.factorize(np.array(ids, dtype=object))
+    return codes, list(uniques)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_packed_codes_equal_factorize(seed):
+    rng = np.random.default_rng(seed)
+    ids = list(rng.choice(np.array(TRICKY, dtype=object), size=500))
+    ascii_only = [i for i in ids if i.isascii() and len(i) <= 32]
+    for sample in (ids, ascii_only):
+        packed = packed_codes(pa.array(sample, pa.string()))
+        if packed is None:  # non-ASCII wider than the padding, or too long: strings hashed
+            assert any(not i.isascii() for i in sample) or any(len(i) > 32 for i in sample)
+            continue
+        codes, first = packed
+        expected, uniques = factorized(sample)
+        assert codes.tolist() == expected.tolist()
+        assert [sample[i] for i in first] == uniques
+    assert packed_codes(pa.array(ascii_only, pa.string())) is not None
+
+
+def test_packed_codes_refuse_long_ids_and_nulls():
+    assert packed_codes(pa.array(["z" * 33, "a"], pa.string())) is None
+    assert packed_codes(pa.array(["a", None], pa.string())) is None
+    assert packed_codes(pa.array([], pa.string())) is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_match_pairs_equals_a_hash_lookup(seed):
+    rng = np.random.default_rng(seed)
+    qrels_key = rng.choice(5000, size=800, replace=False)
+    run_key = rng.choice(5000, size=3000, replace=False)
+    found, run_repeated, qrels_repeated = match_pairs(run_key, qrels_key)
+    assert found.tolist() == pd.Index(qrels_key).get_indexer(run_key).tolist()
+    assert not run_repeated and not qrels_repeated
+    assert match_pairs(np.r_[run_key, run_key[:1]], qrels_key)[1]
+    assert match_pairs(run_key, np.r_[qrels_key, qrels_key[-1:]])[2]
+    assert match_pairs(np.array([2**62]), np.array([1])) is None  # does not fit: caller's way
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("n_scores", [3, 1000])
+def test_trec_order_equals_sorting_by_hand(seed, n_scores):
+    rng = np.random.default_rng(seed)
+    ids = np.array(TRICKY + [f"d{i}" for i in range(40)], dtype=object)
+    rows = [(q, d) for q in range(30) for d in rng.choice(len(ids), size=20, replace=False)]
+    query = np.array([q for q, _ in rows])
+    doc = np.array([d for _, d in rows])
+    scores = rng.integers(0, n_scores, size=len(rows)) / 4 - 1
+    perm = rng.permutation(len(rows))
+    query, doc, scores = query[perm], doc[perm], scores[perm]
+    order = trec_order(query, scores, lambda: string_ranks(ids), doc)
+    by_hand = sorted(
+        range(len(rows)),
+        key=lambda i: (query[i], -scores[i], [-ord(c) for c in ids[doc[i]]] + [1]),
+    )
+    assert order.tolist() == by_hand
+
+
+def test_tricky_ids_evaluate_alike_in_every_form():
+    rng = np.random.default_rng(3)
+    ids = [i for i in TRICKY if "\x00" not in i] + [f"doc{i}" for i in range(30)]
+    run = {
+        f"q{q}": {d: float(rng.integers(0, 4)) for d in rng.choice(ids, 25, replace=False)}
+        for q in range(6)
+    }
+    qrels = {
+        f"q{q}": {d: int(rng.integers(0, 3)) for d in rng.choice(ids, 15, replace=False)}
+        for q in range(6)
+    }
+    measures = ["AP", "nDCG@10", "P@10", "Bpref"]
+    expected = ck.evaluate(run, qrels, measures, fast=False).table()
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    qrows = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
+    qframe = pd.DataFrame(qrows, columns=["query_id", "doc_id", "relevance"])
+    for dtype in (object, "string[pyarrow]", "category"):
+        r = frame.astype({"query_id": dtype, "doc_id": dtype})
+        q = qframe.astype({"query_id": dtype, "doc_id": dtype})
+        pd.testing.assert_frame_equal(ck.evaluate(r, q, measures).table(), expected)
+    pd.testing.assert_frame_equal(ck.evaluate(run, qrels, measures).table(), expected)
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    for q, values in reference.items():
+        assert expected.loc[q, "AP"] == pytest.approx(values["map"], abs=1e-12)
+
+
+def test_dict_values_are_still_checked():
+    qrels = {"q": {"d": 1}}
+    with pytest.raises(TypeError, match="must be a number"):
+        ck.evaluate({"q": {"d": True}}, qrels, ["AP"])
+    with pytest.raises(TypeError, match="must be a number"):
+        ck.evaluate({"q": {"d": None, "e": 1.0}}, qrels, ["AP"])
+    with pytest.raises(ValueError, match="not a finite number"):
+        ck.evaluate({"q": {"d": float("nan")}}, qrels, ["AP"])
+    # doc ids that are not strings are read as their str(), as before
+    assert ck.evaluate({"q": {7: 1.0}}, {"q": {"7": 1}}, ["AP"]).mean["AP"] == 1.0
+    assert ck.evaluate({"q": {b"d": 1.0}}, {"q": {"b'd'": 1}}, ["AP"]).mean["AP"] == 1.0
+    assert ck.evaluate({"q": {"d": 2**70}}, qrels, ["AP"]).mean["AP"] == 1.0
+
+
+def test_object_query_ids_in_blocks():
+    run = pd.DataFrame(
+        {"query_id": ["1"] * 5 + [1] * 5, "doc_id": list("abcde") * 2, "score": range(10)}
+    )
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    with pytest.raises(ValueError, match="twice"):  # 1 and "1" are one query, as before
+        ck.evaluate(run, qrels, ["AP"])
+    run["query_id"] = ["1"] * 5 + ["2"] * 5
+    assert ck.evaluate(run, qrels, ["AP"]).mean["AP"] == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("dtype", [object, "string[pyarrow]", "category"])
+def test_large_shuffled_frames_agree_with_trec_eval(dtype):
+    """Over 8192 rows: few distinct query ids (hashed as they are) and many doc ids (packed)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(11)
+    pool = np.array([f"doc{i}" for i in range(3000)] + TRICKY[5:], dtype=object)
+    rows, qrows = [], []
+    for q in range(20):
+        docs = rng.choice(pool, size=700, replace=False)
+        scores = np.round(rng.normal(size=700), 1)  # ties
+        rows += [(str(q), d, s) for d, s in zip(docs, scores, strict=True)]
+        judged = rng.choice(docs, size=150, replace=False)
+        qrows += [(str(q), d, int(rng.integers(-1, 3))) for d in judged]
+    order = rng.permutation(len(rows))
+    frame = pd.DataFrame([rows[i] for i in order], columns=["query_id", "doc_id", "score"])
+    qframe = pd.DataFrame(qrows, columns=["query_id", "doc_id", "relevance"])
+    run, qrels = {}, {}
+    for q, d, s in rows:
+        run.setdefault(q, {})[d] = s
+    for q, d, g in qrows:
+        qrels.setdefault(q, {})[d] = g
+    cast = {"query_id": dtype, "doc_id": dtype}
+    measures = ["AP", "nDCG@10", "P@10", "Bpref", "infAP"]
+    got = ck.evaluate(frame.astype(cast), qframe.astype(cast), measures).table()
+    reference = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map", "ndcg_cut_10", "P_10", "bpref", "infAP"}
+    ).evaluate(run)
+    names = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10", "Bpref": "bpref"}
+    names["infAP"] = "infAP"
+    for q, values in reference.items():
+        for ours, theirs in names.items():
+            assert got.loc[q, ours] == pytest.approx(values[theirs], abs=1e-12), (q, ours)
