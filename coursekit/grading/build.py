@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,12 @@ def load_key(path: Path) -> list[Value | Choice | Function]:
     return questions
 
 
+def _import_group(line: str) -> int:
+    """0 for the standard library, 1 for any other package (ruff's isort groups)."""
+    module = line.split()[1].split(".")[0]
+    return 0 if module in sys.stdlib_module_names else 1
+
+
 def placeholder(block: str) -> str:
     """What replaces a solution block in the exercise notebook (see the module docstring)."""
     tree = ast.parse(block)
@@ -93,11 +100,13 @@ def placeholder(block: str) -> str:
                 lines.append(f'    """{doc}"""')
             lines.append('    raise NotImplementedError("write this function")')
             parts.append(("\n" if parts else "") + "\n".join(lines))
-    for i in range(1, len(parts)):  # a blank line after the imports, as in the solution
-        if parts[i - 1].startswith(("import ", "from ")) and not parts[i].startswith(
-            ("import ", "from ", "\n")
+    for i in range(1, len(parts)):  # blank lines between import groups and after the imports
+        before, here = parts[i - 1].lstrip("\n"), parts[i]
+        if before.startswith(("import ", "from ")) and (
+            not here.startswith(("import ", "from ", "\n"))
+            or _import_group(before) != _import_group(here)
         ):
-            parts[i] = "\n" + parts[i]
+            parts[i] = "\n" + here
     text = "\n".join(parts) if parts else "# your code here"
     if tree.body and isinstance(tree.body[-1], ast.FunctionDef):
         text += "\n\n"  # two blank lines after a function, as ruff format wants
