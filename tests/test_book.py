@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import CHROMIUM_ARGS, chromium, missing
+from browser_support import missing
 
 pytestmark = pytest.mark.browser
 
@@ -105,21 +105,6 @@ def site(book):
     server.shutdown()
     server.server_close()
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 class Reader:

@@ -25,7 +25,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, chromium, missing, start_lab, stop
+from browser_support import missing, start_lab, stop
 
 import coursekit as ck
 
@@ -64,21 +64,6 @@ def jupyter_server(tmp_path_factory):
     yield base, token, root
     stop(process)
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 def _number(text: str) -> float:
