@@ -594,12 +594,6 @@ def test_a_widget_flood_does_not_grow_the_grader(tmp_path):
     assert int(grown) < 150  # MB
 
 
-@pytest.mark.xfail(
-    reason="known defect: when the grader is started from a background, non-interactive shell "
-    "(as CI does), SIGTERM/SIGINT reach it but its handler does not run until the run ends, so "
-    "the run completes instead of stopping; it passes from an interactive shell",
-    strict=False,
-)
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_an_interrupted_grader_leaves_nothing_behind(tmp_path, sig):
     subs, out = tmp_path / "subs", tmp_path / "out"
@@ -609,9 +603,18 @@ def test_an_interrupted_grader_leaves_nothing_behind(tmp_path, sig):
         loop = _with("exercise", "import time\nwhile True:\n    time.sleep(0.1)")
         for i in range(3):
             nbformat.write(loop, subs / f"01-loop-{i}.ipynb")
+        # Started as a CI runner starts it: both signals blocked and SIGINT ignored, states a
+        # process inherits from its parent; the grader must undo them to be stoppable.
+        grader = [sys.executable, "-m", "coursekit.grade", str(subs), "--out", str(out)]
+        grader += ["--jobs", "2", "--keys", str(ROOT / "solutions" / "keys")]
+        parent = (
+            "import os, signal, sys\n"
+            "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})\n"
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "os.execv(sys.executable, sys.argv[1:])\n"
+        )
         process = subprocess.Popen(
-            [sys.executable, "-m", "coursekit.grade", str(subs), "--out", str(out)]
-            + ["--jobs", "2", "--keys", str(ROOT / "solutions" / "keys")],
+            [sys.executable, "-c", parent, *grader],
             env={**os.environ, "TMPDIR": str(tmp)},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -631,6 +634,9 @@ def test_an_interrupted_grader_leaves_nothing_behind(tmp_path, sig):
         assert _marked_processes(str(tmp)) == []
         assert not (out / "grades.csv").exists()
     finally:
+        if "process" in locals() and process.poll() is None:
+            process.kill()
+            process.communicate()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -42,6 +42,7 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -343,8 +344,24 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def honour_stop_signals() -> None:
+    """Make SIGINT and SIGTERM stop the run, whatever the parent process left in place.
+
+    A process inherits its parent's blocked-signal mask, and a shell without job control starts
+    background commands with SIGINT ignored: started that way (as CI starts it), the grader would
+    receive neither signal and grade to the end. Main thread only (signals are the main
+    thread's), so that the kernels started afterwards inherit the same state.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     options = parser().parse_args(argv)
+    honour_stop_signals()
     for name in ("jobs", "timeout", "cell_timeout", "memory", "processes", "max_notebook_mb"):
         if getattr(options, name) <= 0:
             print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
