@@ -10,8 +10,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from .grading.grader import grade_folder, parser
-from .grading.grader import main as grade_main
+from .grading.grade_cli import main as grade_main
+from .grading.grade_cli import parser
+from .grading.grader import grade_folder
 
 __all__ = ["grade_folder", "main", "parser"]
 

@@ -36,6 +36,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from coursekit.grading import grade_cli
 from coursekit.grading import grader as grade
 from coursekit.grading.report import feedback_name
 from coursekit.grading.sandbox import sandbox_available
@@ -322,6 +323,25 @@ def _grade(submissions: Path, out: Path, keys: Path, tmp: Path, *extra: str):
     )
 
 
+DISK_FILL = r"""
+import os
+block = b"x" * (1 << 20)
+os.makedirs("deep/er", exist_ok=True)
+for i in range(4000):  # 4 GB in files of 16 MB, under the limit of a file (RLIMIT_FSIZE)
+    with open(f"deep/er/fill-{i}.bin", "wb") as f:
+        for _ in range(16):
+            f.write(block)
+print("wrote 4 GB")
+"""
+
+MANY_FILES = r"""
+import os
+os.makedirs("many", exist_ok=True)
+for i in range(1_000_000):  # empty files: no bytes, but a folder of a million entries
+    open(f"many/{i}", "w").close()
+print("made a million files")
+"""
+
 ATTACKS = {  # name -> (notebook, expected total or None when checked by its own test)
     "attack-keys": lambda p: (_with("exercise", _fill(KEYS_ATTACK, p)), 0.0),
     "attack-daemon": lambda p: (_with("exercise", _fill(DAEMON_ATTACK, p)), 0.0),
@@ -343,6 +363,8 @@ ATTACKS = {  # name -> (notebook, expected total or None when checked by its own
         FULL - POINTS["q2"] - POINTS["q3"] - POINTS["q10"],
     ),
     "attack-logpad": lambda p: (_with("solution", PAD_LOG, first=True), 0.0),
+    "attack-disk": lambda p: (_with("solution", DISK_FILL, first=True), 0.0),
+    "attack-many-files": lambda p: (_with("solution", MANY_FILES, first=True), 0.0),
 }
 VICTIMS = ["zz-victim-a", "zz-victim-b"]
 
@@ -501,6 +523,15 @@ def test_memory_split_over_children_is_limited_in_total(run):
         assert held * 400 < MEMORY_MB, error
 
 
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [("attack-disk", "more than 256 MB"), ("attack-many-files", "more than 10000 files and")],
+)
+def test_a_notebook_filling_the_disk_is_stopped(run, name, limit):
+    error = run["rows"][f"01-{name}"]["error"]
+    assert error.startswith(f"the notebook wrote {limit}"), error
+
+
 def test_a_function_cannot_import_coursekit_when_judged(run):
     message = _feedback(run, "01-attack-import")["questions"]["q10"]["message"]
     assert message.startswith("q10: on the case ") and "your function raised" in message
@@ -647,5 +678,5 @@ def test_unsafe_mode_is_refused_without_the_flag_where_no_sandbox(tmp_path, monk
     (tmp_path / "subs").mkdir()
     argv = [str(tmp_path / "subs"), "--out", str(tmp_path / "out")]
     argv += ["--keys", str(ROOT / "solutions" / "keys")]
-    assert grade.main(argv) == 2
+    assert grade_cli.main(argv) == 2
     assert not (tmp_path / "out").exists()

@@ -42,14 +42,12 @@ import signal
 import stat
 import sys
 import tempfile
-import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import sandbox, sandbox_fs
 from .build import load_key
-from .intake import MAX_NOTEBOOK_MB, chapter_of, find_submissions, parse_notebook, read_submission
+from .intake import chapter_of, find_submissions, parse_notebook, read_submission
 from .marking import mark, read_answers
 from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, grades_csv, keep_previous, write, write_feedback
@@ -85,6 +83,7 @@ def limits_of(options: argparse.Namespace) -> sandbox.Limits | None:
         memory_mb=options.memory,
         processes=options.processes,
         wall_seconds=options.timeout + 15,
+        disk_mb=getattr(options, "disk", sandbox.Limits.disk_mb),
     )
 
 
@@ -240,7 +239,11 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
         raise ValueError("--secret-file and --roster go together (graded variants)")
     if options.secret_file:
         options.personal = Personal.load(
-            Path(options.secret_file), Path(options.roster), Path(options.variants), list(keys)
+            Path(options.secret_file),
+            Path(options.roster),
+            Path(options.variants),
+            list(keys),
+            keys_dir,  # the keys' generate(rng) first, then --variants
         )
     found = find_submissions(submissions)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
@@ -278,125 +281,3 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
     keep_previous(out / "grades.csv", text)
     write(out / "grades.csv", text)
     return grades
-
-
-def _default_keys() -> str:
-    return str(Path.cwd() / "solutions" / "keys")
-
-
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m coursekit.grade", description=__doc__.split("\n")[0]
-    )
-    p.add_argument("submissions", help="folder of submitted .ipynb files (searched recursively)")
-    p.add_argument("--out", required=True, help="folder for grades.csv and feedback/")
-    p.add_argument("--jobs", type=int, default=1, help="submissions run at once (default 1)")
-    p.add_argument(
-        "--timeout", type=int, default=120, help="seconds for a whole notebook (default 120)"
-    )
-    p.add_argument("--cell-timeout", type=int, default=30, help="seconds for one cell (default 30)")
-    p.add_argument(
-        "--memory",
-        type=int,
-        default=2048,
-        help="memory limit of a notebook's kernel and every process it starts, in MB "
-        "(default 2048)",
-    )
-    p.add_argument(
-        "--processes",
-        type=int,
-        default=64,
-        help="processes and threads a notebook may run at once (default 64)",
-    )
-    p.add_argument(
-        "--max-notebook-mb",
-        type=int,
-        default=MAX_NOTEBOOK_MB,
-        help=f"larger submissions are refused (default {MAX_NOTEBOOK_MB})",
-    )
-    p.add_argument(
-        "--submission-timeout",
-        type=int,
-        default=0,
-        help="seconds for reading, running and judging one submission (default: --timeout + 120)",
-    )
-    p.add_argument("--judge-memory", type=int, default=1024, help=argparse.SUPPRESS)
-    p.add_argument(
-        "--keys",
-        default=_default_keys(),
-        help="folder of answer keys NN_topic.py (default: solutions/keys)",
-    )
-    p.add_argument(
-        "--secret-file", help="graded variants: the secret given to `release` (with --roster)"
-    )
-    p.add_argument("--roster", help="graded variants: the CSV of students given to `release`")
-    p.add_argument(
-        "--variants",
-        default=str(Path.cwd() / "solutions" / "variants"),
-        help="folder of variant generators NN_topic.py (default: solutions/variants)",
-    )
-    p.add_argument(
-        "--unsafe-no-sandbox",
-        action="store_true",
-        help="run the notebooks WITHOUT the sandbox, with your rights (only where bubblewrap "
-        "cannot run, and only for trusted notebooks)",
-    )
-    return p
-
-
-def honour_stop_signals() -> None:
-    """Make SIGINT and SIGTERM stop the run, whatever the parent process left in place.
-
-    A process inherits its parent's blocked-signal mask, and a shell without job control starts
-    background commands with SIGINT ignored: started that way (as CI starts it), the grader would
-    receive neither signal and grade to the end. Main thread only (signals are the main
-    thread's), so that the kernels started afterwards inherit the same state.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    options = parser().parse_args(argv)
-    honour_stop_signals()
-    for name in ("jobs", "timeout", "cell_timeout", "memory", "processes", "max_notebook_mb"):
-        if getattr(options, name) <= 0:
-            print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
-            return 2
-    if options.unsafe_no_sandbox:
-        print(UNSAFE_WARNING)
-        print(UNSAFE_WARNING, file=sys.stderr)
-    else:
-        reason = sandbox.sandbox_available()
-        if reason is not None:
-            print(
-                f"error: the grading sandbox cannot run here: {reason}.\nIt needs "
-                f"{sandbox.INSTALL}; grade on Linux, or in a Linux VM or container. "
-                "--unsafe-no-sandbox grades without it, with your rights (never for "
-                "graded coursework).",
-                file=sys.stderr,
-            )
-            return 2
-        print(f"sandbox: bubblewrap; {sandbox.describe_enforcement(limits_of(options))}")
-    try:
-        grades = grade_folder(Path(options.submissions), Path(options.out), options)
-    except (OSError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except (Interrupted, KeyboardInterrupt):
-        print("interrupted: grades.csv not written (the feedback written so far is kept)")
-        return 130
-    for g in grades:
-        suffix = f"  ({g.error})" if g.error else ""
-        print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
-    print(f"{len(grades)} submissions graded; see {Path(options.out) / 'grades.csv'}")
-    if options.unsafe_no_sandbox:
-        print(UNSAFE_WARNING)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import sandbox, sandbox_cgroup
+from . import sandbox, sandbox_cgroup, sandbox_disk
 from .judging import call_with_copies, compare_outputs, judge_value, reference_function
 from .questions import PASSED, Choice, Function, Value
 from .report import Grade
@@ -114,11 +114,21 @@ async def _run_judge(
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    full: list[str] = []
+
+    def stop_for_disk(reason: str) -> None:
+        full.append(reason)
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+
+    disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
+    watcher = asyncio.create_task(sandbox_disk.watch(folder, disk_mb << 20, stop_for_disk))
     try:
         await asyncio.wait_for(process.wait(), seconds)
     except asyncio.TimeoutError:
         pass
     finally:
+        watcher.cancel()
         if process.returncode is None:
             os.killpg(process.pid, signal.SIGKILL)  # bwrap: its PID 1 and the sandbox die
             await process.wait()
@@ -221,8 +231,13 @@ async def mark(
             (label, out, call_with_copies(reference, args))
             for (label, args), out in zip(cases, got, strict=True)
         ]
+        # the inputs of the public cases are shown; those of the hidden ones are not
+        inputs = [list(args) for _, args in q.cases] + [None] * len(q.hidden)
         grade.questions[q.qid]["message"] = _judged(
-            q.qid, lambda r=results, qid=q.qid: compare_outputs(qid, r)
+            q.qid,
+            lambda r=results, q=q, i=inputs: compare_outputs(
+                q.qid, r, q.hint, i, q.public(grade.chapter)
+            ),
         )
     for qid, record in grade.questions.items():
         record["message"] = _short(record["message"])

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from . import sandbox_disk
+
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
 
@@ -186,6 +188,15 @@ async def run_limited(
         kill_kernel()
 
     timer = asyncio.get_running_loop().call_later(total_seconds, stop_kernel)
+    full = ""
+
+    def stop_for_disk(reason: str) -> None:
+        nonlocal full
+        full = reason
+        kill_kernel()
+
+    disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
+    watcher = asyncio.create_task(sandbox_disk.watch(work, disk_mb << 20, stop_for_disk))
     error = ""
     try:
         run = client.async_execute(
@@ -206,8 +217,14 @@ async def run_limited(
         error = f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}"
     finally:
         timer.cancel()
+        watcher.cancel()
         kill_kernel()
         await _shut_down(client, km)
+    if full:
+        error = (
+            f"the notebook wrote {full} in its folder (its limits: {disk_mb} MB, "
+            f"{sandbox_disk.MAX_ENTRIES} entries); stopped in cell {client.current}"
+        )
     return error, client.cell_errors
 
 

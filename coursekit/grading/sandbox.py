@@ -41,7 +41,10 @@ Memory and process counts (:func:`enforcement`, :meth:`Limits.describe`):
   kernel never applies RLIMIT_NPROC to host uid 0, and ``bwrap --uid N`` only renames uid 0
   inside the namespace (checked: ``--uid 1000`` with ``RLIMIT_NPROC=20`` still forked 40).
 
-Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr.
+Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr. Disk:
+the grader measures the writable folder while the sandbox runs and kills it past ``disk_mb``
+or :data:`.sandbox_disk.MAX_ENTRIES` entries (:mod:`.sandbox_disk`: a polled limit, since an
+unprivileged process cannot put a quota on a host folder).
 Threads: ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` are 1 unless
 ``env`` says otherwise, since the task limit counts threads.
 """
@@ -60,7 +63,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import sandbox_cgroup, sandbox_fs
+from . import sandbox_cgroup, sandbox_disk, sandbox_fs
 
 INSTALL = "bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
 _BWRAP_BASE = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
@@ -86,9 +89,12 @@ class Limits:
     tmp_mb: int = 64  # the private /tmp (and /dev/shm) tmpfs
     file_mb: int = 64  # largest file a process may write
     wall_seconds: float = 60.0  # then everything is killed
+    disk_mb: int = (
+        sandbox_disk.DEFAULT_MB
+    )  # the writable folder in all (checked while it runs: .sandbox_disk)
 
     def __post_init__(self) -> None:
-        for name in ("memory_mb", "processes", "tmp_mb", "file_mb", "wall_seconds"):
+        for name in ("memory_mb", "processes", "tmp_mb", "file_mb", "wall_seconds", "disk_mb"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Limits.{name} must be positive")
 
@@ -114,7 +120,9 @@ def describe_enforcement(limits: Limits) -> str:
         tasks = f"{limits.processes} processes and threads in all ({kind} pids.max)"
     return (
         f"memory: {memory}; processes: {tasks}; /tmp: a {limits.tmp_mb} MB tmpfs; "
-        f"files: at most {limits.file_mb} MB each (RLIMIT_FSIZE); wall time: "
+        f"files: at most {limits.file_mb} MB each (RLIMIT_FSIZE), and the writable folder at "
+        f"most {limits.disk_mb} MB and {sandbox_disk.MAX_ENTRIES} entries (measured every "
+        f"{sandbox_disk.PERIOD:g} s, then the sandbox is killed); wall time: "
         f"{limits.wall_seconds:g} s, then the sandbox's PID namespace is killed"
     )
 

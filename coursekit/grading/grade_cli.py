@@ -1,0 +1,193 @@
+"""The batch grader's command line: ``python -m coursekit.grade SUBMISSIONS --out OUT``.
+
+Options and their checks, and the start of a run; the grading itself is
+:func:`coursekit.grading.grader.grade_folder` (its module says what a run does and writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import container, sandbox
+from .grader import UNSAFE_WARNING, Interrupted, grade_folder, limits_of
+from .intake import MAX_NOTEBOOK_MB
+
+
+def _default_keys() -> str:
+    return str(Path.cwd() / "solutions" / "keys")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m coursekit.grade",
+        description="Grade a folder of exercise notebooks, each in a sandbox.",
+    )
+    p.add_argument("submissions", help="folder of submitted .ipynb files (searched recursively)")
+    p.add_argument("--out", required=True, help="folder for grades.csv and feedback/")
+    p.add_argument("--jobs", type=int, default=1, help="submissions run at once (default 1)")
+    p.add_argument(
+        "--timeout", type=int, default=120, help="seconds for a whole notebook (default 120)"
+    )
+    p.add_argument("--cell-timeout", type=int, default=30, help="seconds for one cell (default 30)")
+    p.add_argument(
+        "--memory",
+        type=int,
+        default=2048,
+        help="memory limit of a notebook's kernel and every process it starts, in MB "
+        "(default 2048)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=64,
+        help="processes and threads a notebook may run at once (default 64)",
+    )
+    p.add_argument(
+        "--disk",
+        type=int,
+        default=sandbox.Limits.disk_mb,
+        help="MB a notebook (or a judged function) may write in its folder "
+        f"(default {sandbox.Limits.disk_mb})",
+    )
+    p.add_argument(
+        "--max-notebook-mb",
+        type=int,
+        default=MAX_NOTEBOOK_MB,
+        help=f"larger submissions are refused (default {MAX_NOTEBOOK_MB})",
+    )
+    p.add_argument(
+        "--submission-timeout",
+        type=int,
+        default=0,
+        help="seconds for reading, running and judging one submission (default: --timeout + 120)",
+    )
+    p.add_argument("--judge-memory", type=int, default=1024, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--keys",
+        default=_default_keys(),
+        help="folder of answer keys NN_topic.py (default: solutions/keys)",
+    )
+    p.add_argument(
+        "--secret-file", help="graded variants: the secret given to `release` (with --roster)"
+    )
+    p.add_argument("--roster", help="graded variants: the CSV of students given to `release`")
+    p.add_argument(
+        "--variants",
+        default=str(Path.cwd() / "solutions" / "variants"),
+        help="older variant generators NN_topic.py, used for a chapter whose answer key has no "
+        "generate(rng) (default: solutions/variants)",
+    )
+    p.add_argument(
+        "--container",
+        choices=container.ENGINES,
+        help="run this grader, sandbox and limits included, in a Linux container (where "
+        "bubblewrap cannot run: macOS, Windows); needs the image built from Containerfile",
+    )
+    p.add_argument(
+        "--unsafe-no-sandbox",
+        action="store_true",
+        help="run the notebooks WITHOUT the sandbox, with your rights (only where bubblewrap "
+        "cannot run, and only for trusted notebooks)",
+    )
+    return p
+
+
+def _engines_here() -> str:
+    found = [engine for engine in container.ENGINES if container.available(engine)]
+    return f" (here: --container {found[0]})" if found else ""
+
+
+def in_container(options: argparse.Namespace) -> int:
+    """Run the grader in a container (:mod:`coursekit.grading.container`); its exit code."""
+    engine = container.available(options.container)
+    if engine is None:
+        print(f"error: {options.container} is not installed", file=sys.stderr)
+        return 2
+    if options.unsafe_no_sandbox:
+        print("error: --container and --unsafe-no-sandbox exclude each other", file=sys.stderr)
+        return 2
+    out = Path(options.out)
+    out.mkdir(parents=True, exist_ok=True)
+    plain = {name: getattr(options, name) for name in container.PLAIN_OPTIONS}
+    if not plain["submission_timeout"]:
+        del plain["submission_timeout"]
+    argv = container.command(
+        options.container,
+        Path(options.submissions),
+        out,
+        Path(options.keys),
+        plain,
+        secret_file=Path(options.secret_file) if options.secret_file else None,
+        roster=Path(options.roster) if options.roster else None,
+    )
+    print("container:", " ".join(argv))
+    return subprocess.run([engine, *argv[1:]], check=False).returncode
+
+
+def honour_stop_signals() -> None:
+    """Make SIGINT and SIGTERM stop the run, whatever the parent process left in place.
+
+    A process inherits its parent's blocked-signal mask, and a shell without job control starts
+    background commands with SIGINT ignored: started that way (as CI starts it), the grader would
+    receive neither signal and grade to the end. Main thread only (signals are the main
+    thread's), so that the kernels started afterwards inherit the same state.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parser().parse_args(argv)
+    honour_stop_signals()
+    names = ("jobs", "timeout", "cell_timeout", "memory", "processes", "disk", "max_notebook_mb")
+    for name in names:
+        if getattr(options, name) <= 0:
+            print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
+            return 2
+    if options.container:
+        return in_container(options)
+    if options.unsafe_no_sandbox:
+        print(UNSAFE_WARNING)
+        print(UNSAFE_WARNING, file=sys.stderr)
+    else:
+        reason = sandbox.sandbox_available()
+        if reason is not None:
+            print(
+                f"error: the grading sandbox cannot run here: {reason}.\nIt needs "
+                f"{sandbox.INSTALL}; grade on Linux, or in a Linux VM or container"
+                f"{_engines_here()}. --unsafe-no-sandbox grades without it, with your rights "
+                "(never for graded coursework).",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"sandbox: bubblewrap; {sandbox.describe_enforcement(limits_of(options))}")
+    try:
+        grades = grade_folder(Path(options.submissions), Path(options.out), options)
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (Interrupted, KeyboardInterrupt):
+        print("interrupted: grades.csv not written (the feedback written so far is kept)")
+        return 130
+    for g in grades:
+        suffix = f"  ({g.error})" if g.error else ""
+        print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
+    print(f"{len(grades)} submissions graded; see {Path(options.out) / 'grades.csv'}")
+    if options.container:
+        return in_container(options)
+    if options.unsafe_no_sandbox:
+        print(UNSAFE_WARNING)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
