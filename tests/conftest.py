@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
+
 import pytest
 from browser_support import CHROMIUM_ARGS, chromium, missing
+
+# The self-check keeps the wrong letters a student tried in the user's cache folder
+# (coursekit/attempts.json): a test run (this process and every kernel it starts, nbval's
+# included) gets a fresh one, so that it neither reads nor changes the developer's own.
+_CACHE = tempfile.mkdtemp(prefix="coursekit-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(scope="module")

@@ -284,9 +284,13 @@ def test_judge_function_passes_a_right_function():
     [
         (
             ap_divides_by_zero,
-            "on the case 'edge case: no relevant document' your function raised ZeroDivisionError",
+            "on the case 'edge case: no relevant document' (input: [0, 0], 0) your function "
+            "raised ZeroDivisionError",
         ),
-        (ap_wrong, "wrong on the case 'two relevant': your function returned 0.666"),
+        (
+            ap_wrong,
+            "wrong on the case 'two relevant' (input: [1, 0, 1], 2): your function returned 0.666",
+        ),
         (ap_not_written, "not answered yet"),
         (ap_with_coursekit, "write it without coursekit"),
         (42, "expected the function ap itself, got int"),
@@ -400,3 +404,68 @@ def test_check_records_answers_only_when_grading(tmp_path, monkeypatch, capsys):
     assert entries[0] == {"chapter": "01_precision_recall", "qid": "q2", "value": 0.5}
     assert entries[1]["name"] == "ap_right" and "def ap_right" in entries[1]["source"]
     assert re.search(r"passed|wrong|raised", capsys.readouterr().out)
+
+
+# --------------------------------------------------------------------------------------------
+# Exercises robust to how students run them
+
+
+def test_a_failing_case_prints_its_label_input_and_hint_never_the_expected_value():
+    spec = Function(
+        "q",
+        name="ap",
+        reference="coursekit:average_precision",
+        cases=[("two relevant", [[1, 0, 1], 2])],
+        hint="divide by all relevant documents",
+    ).public("test")
+    # the expected AP is (1/1 + 2/3) / 2 = 0.8333; ap_wrong gives 2/3
+    message = judging.judge_function_here(spec, ap_wrong)
+    assert message == (
+        "q: wrong on the case 'two relevant' (input: [1, 0, 1], 2): your function returned "
+        "0.6666666666666666, which is not the expected value (hint: divide by all relevant "
+        "documents)"
+    )
+    assert "0.833" not in message
+    # the grader shows the inputs of public cases, not those of hidden ones
+    text = judging.compare_outputs("q", [("hidden: big", 1.0, 2.0)], "h", [None])
+    assert text == "q: wrong on the case 'hidden: big': your function returned 1.0, which is " + (
+        "not the expected value (hint: h)"
+    )
+
+
+def test_a_check_cell_run_before_the_set_up_cell_says_so(monkeypatch, capsys):
+    monkeypatch.setitem(selfcheck._CURRENT, "chapter", None)  # a fresh kernel
+    exercise = nbformat.read(ROOT / "exercises" / "01_precision_recall.ipynb", as_version=4)
+    cell = next(c for c in exercise.cells if c.source.endswith('check("q2", p)'))
+    exec(cell.source, {})  # run alone, in an empty namespace: no NameError
+    assert capsys.readouterr().out == (
+        "q2: run the set-up cell first (the first code cell of the notebook, which calls "
+        "start(...)), and the cells that set up the data, then this cell again\n"
+    )
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_every_check_cell_imports_check_itself(path):
+    exercise = exercise_build.exercise_notebook(nbformat.read(path, as_version=4), path.name)
+    code = [c.source for c in exercise.cells if c.cell_type == "code"]
+    assert sum("start(" in source for source in code) == 1
+    for source in code:
+        if re.search(r"^check\(", source, re.MULTILINE):
+            assert "from coursekit.grading import check\n" in source + "\n", source
+
+
+def test_the_check_import_goes_after_the_cells_imports():
+    cell = 'from math import ceil\n\nimport coursekit as ck\n\nz = ...\ncheck("q6", z)'
+    assert exercise_build.with_check_import(cell) == (
+        "from math import ceil\n\nimport coursekit as ck\nfrom coursekit.grading import check"
+        '\n\nz = ...\ncheck("q6", z)'
+    )
+    function = 'def f(x):\n    raise NotImplementedError\n\n\ncheck("q9", f)'
+    assert exercise_build.with_check_import(function).startswith(
+        "from coursekit.grading import check\n\n\ndef f(x):"
+    )
+    assert exercise_build.with_check_import("x = 1") == "x = 1"
+    setup = 'import coursekit as ck\nfrom coursekit.grading import check, start\n\nstart("01")'
+    assert exercise_build.with_check_import(setup) == (
+        'import coursekit as ck\nfrom coursekit.grading import start\n\nstart("01")'
+    )

@@ -29,8 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_precision_recall"
 KEY = grade.load_keys(ROOT / "solutions" / "keys")[CHAPTER]
 POINTS = {q.qid: q.points for q in KEY}
-GENERATOR = variants.load_generator(ROOT / "solutions" / "variants", CHAPTER)
-DATA_QIDS = [q.qid for q in GENERATOR.generate(__import__("numpy").random.default_rng(0))[1]]
+GENERATOR = variants.key_generator(ROOT / "solutions" / "keys", CHAPTER)
+#: the questions whose answer depends on the student's data (q7, an empty answer's accuracy,
+#: is 32/40 for everyone: its counts are those of the exercise's text)
+DATA_QIDS = ["q1", "q2", "q3", "q4", "q5", "q6"]
+#: what check() judges by the format only in a variant: every value question
+OWN_QIDS = [*DATA_QIDS, "q7"]
 SECRET = b"a lecturer's secret of more than sixteen bytes"
 ROSTER = ["alice", "bob", "carol", "dave"]
 UNSAFE = (
@@ -82,9 +86,11 @@ def test_release_is_reproducible_and_personal(tmp_path):
     for student in ROSTER:
         notebook = nbformat.read(first / student / f"{CHAPTER}.ipynb", as_version=4)
         assert notebook.metadata["coursekit"]["student"] == student
-        cell = next(c for c in notebook.cells if c.source.startswith(GENERATOR.DATA_CELL))
+        cell = next(c for c in notebook.cells if c.source.startswith("n_docs = "))
         data.add(cell.source)
-        assert "variant_check" in "".join(c.source for c in notebook.cells)
+        setup = next(c.source for c in notebook.cells if "start(" in c.source)
+        own = ", ".join(f'"{q}"' for q in OWN_QIDS)
+        assert f'start("{CHAPTER}", own_data=[{own}])' in setup
     assert len(data) == len(ROSTER)  # each student's own data
 
 
@@ -101,7 +107,7 @@ def test_the_seed_depends_on_secret_chapter_and_student():
 def test_a_variant_check_gives_the_format_only(capsys):
     check = variants.variant_check(CHAPTER, DATA_QIDS)
     _, questions = variants.variant(GENERATOR, SECRET, CHAPTER, "alice")
-    expected = {q.qid: q.expected for q in questions}
+    expected = {q.qid: q.expected for q in questions if hasattr(q, "expected")}
     from coursekit.grading import start
 
     start(CHAPTER)
@@ -113,6 +119,66 @@ def test_a_variant_check_gives_the_format_only(capsys):
     assert lines[0] == lines[1] and "recorded" in lines[0] and "passed" not in lines[0]
     assert "out of range" in lines[2]
     assert "expected a list of 4 elements" in lines[3]
+
+
+def test_a_variant_notebooks_check_cells_give_the_format_only(tmp_path, capsys):
+    out = tmp_path / "release"
+    assert _release(tmp_path, out).returncode == 0
+    notebook = nbformat.read(out / "alice" / f"{CHAPTER}.ipynb", as_version=4)
+    _, questions = variants.variant(GENERATOR, SECRET, CHAPTER, "alice")
+    expected = {q.qid: q.expected for q in questions if hasattr(q, "expected")}
+    namespace: dict = {}
+    for cell in notebook.cells:  # the set-up cell, then q2's cell with alice's right answer
+        if cell.cell_type == "code" and ("start(" in cell.source or "p = ..." in cell.source):
+            exec(cell.source.replace("p = ...", f"p = {expected['q2']!r}"), namespace)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == (
+        "q2: recorded (the format is right; your own data's answer is judged when graded)"
+    )
+    from coursekit.grading import check, start
+
+    start(CHAPTER)  # the public notebook: right and wrong again
+    check("q2", expected["q2"])
+    assert capsys.readouterr().out.splitlines()[-1] != lines[-1]
+
+
+def test_the_key_is_written_once_for_the_public_exercise_and_the_variants():
+    import numpy as np
+
+    public_source, public = GENERATOR.generate(None)
+    assert [q.qid for q in public] == [q.qid for q in KEY]
+    assert [q.public(CHAPTER) for q in public] == [q.public(CHAPTER) for q in KEY]
+    # the public data cell is the exercise's (the cell a release replaces)
+    exercise = nbformat.read(ROOT / "exercises" / f"{CHAPTER}.ipynb", as_version=4)
+    assert [c.source for c in exercise.cells].count(public_source) == 1
+    # a variant: same questions, other data; 8 relevant and 10 retrieved as in the text
+    source, questions = GENERATOR.generate(np.random.default_rng(7))
+    assert source != public_source and [q.qid for q in questions] == [q.qid for q in KEY]
+    namespace: dict = {}
+    exec(source, namespace)
+    assert len(set(namespace["relevant"])) == 8 and len(set(namespace["retrieved"])) == 10
+    tp = len(set(namespace["relevant"]) & set(namespace["retrieved"]))
+    expected = {q.qid: q.expected for q in questions if hasattr(q, "expected")}
+    assert expected["q1"] == [tp, 10 - tp, 8 - tp, 40 - 10 - (8 - tp)]
+    assert expected["q2"] == pytest.approx(tp / 10) and expected["q3"] == pytest.approx(tp / 8)
+    assert expected["q7"] == pytest.approx(32 / 40)
+
+
+def test_a_chapter_without_generate_has_no_variants(tmp_path):
+    from coursekit.grading import release
+
+    secret, roster = _files(tmp_path)
+    keys = ROOT / "solutions" / "keys"
+    with pytest.raises(ValueError, match="defines no generate"):
+        release.release(
+            "02_curves_interpolation",
+            roster,
+            secret,
+            tmp_path / "out",
+            ROOT / "exercises",
+            tmp_path / "no-variants",
+            keys,
+        )
 
 
 def test_bad_secrets_and_rosters_are_refused(tmp_path):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from .judging import compare_outputs, judge_value
 from .portable import function_source
-from .questions import PASSED, Choice, Function, Value, digest
+from .questions import PASSED, Choice, Function, Mistake, Value, digest
 from .selfcheck import check, start
 
 __all__ = [
     "PASSED",
     "Choice",
     "Function",
+    "Mistake",
     "Value",
     "check",
     "compare_outputs",

@@ -35,9 +35,11 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import nbformat
@@ -48,15 +50,23 @@ BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 MD_BEGIN, MD_END = "<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"
 MD_PLACEHOLDER = "*Write your answer here.*"
 NBVAL_IGNORE_OUTPUT = "nbval-ignore-output"  # exercises are run by nbval, not compared
+CHECK_IMPORT = "from coursekit.grading import check"
+SETUP_IMPORT = "from coursekit.grading import check, start"
 
 
-def load_key(path: Path) -> list[Value | Choice | Function]:
-    """The ``QUESTIONS`` of an answer-key file, checked for unique ids."""
+def load_key_module(path: Path) -> ModuleType:
+    """The answer-key file ``path`` run as a module (its ``QUESTIONS``, maybe ``generate``)."""
     spec = importlib.util.spec_from_file_location(f"coursekit_key_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise ValueError(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def load_key(path: Path, module: ModuleType | None = None) -> list[Value | Choice | Function]:
+    """The ``QUESTIONS`` of an answer-key file, checked for unique ids."""
+    module = load_key_module(path) if module is None else module
     questions = list(getattr(module, "QUESTIONS", []))
     if not questions:
         raise ValueError(f"{path}: defines no QUESTIONS")
@@ -67,6 +77,7 @@ def load_key(path: Path) -> list[Value | Choice | Function]:
         if q.qid in seen:
             raise ValueError(f"{path}: question {q.qid!r} appears twice")
         seen.add(q.qid)
+        q.public(path.stem)  # refuses a bad key now: a mistake equal to the expected value...
     return questions
 
 
@@ -113,6 +124,45 @@ def placeholder(block: str) -> str:
     return text
 
 
+def with_check_import(source: str) -> str:
+    """``source`` with ``from coursekit.grading import check`` after its leading imports when
+    it calls check() without importing it: the cell then works when run before the set-up
+    cell or after a kernel restart (check() then says to run the set-up cell). The set-up
+    cell's ``from coursekit.grading import check, start`` imports ``start`` only.
+
+    >>> print(with_check_import('import math\\n\\nx = ...\\ncheck("q1", x)'))
+    import math
+    <BLANKLINE>
+    from coursekit.grading import check
+    <BLANKLINE>
+    x = ...
+    check("q1", x)
+    """
+    if SETUP_IMPORT in source:  # the set-up cell: check is imported where it is used
+        return source.replace(SETUP_IMPORT, "from coursekit.grading import start")
+    lines = source.split("\n")
+    if not any(line.startswith("check(") for line in lines) or re.search(
+        r"^(from|import) .*\bcheck\b", source, re.MULTILINE
+    ):
+        return source
+    head = 0  # lines of the leading import block
+    for i, line in enumerate(lines):
+        if line.startswith(("import ", "from ")):
+            head = i + 1
+        elif line.strip():
+            break
+    imports = [line for line in lines[:head] if line.strip()]
+    rest = lines[head:]
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    ours = [CHECK_IMPORT]
+    if imports and not imports[-1].split()[1].startswith("coursekit"):
+        ours.insert(0, "")  # coursekit is first-party: a section of its own, the last
+    block = lines[:head] + ours if imports else ours
+    gap = ["", ""] if rest and rest[0].startswith(("def ", "class ", "@")) else [""]
+    return "\n".join(block + gap + rest)
+
+
 def _strip(text: str, begin: str, end: str, replace, where: str) -> str:
     out, block, inside = [], [], False
     for number, line in enumerate(text.split("\n"), start=1):
@@ -145,7 +195,8 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
     for index, cell in enumerate(solution.cells):
         where = f"{name}, cell {index}"
         if cell.cell_type == "code":
-            source = _strip(cell.source, BEGIN, END, placeholder, where).rstrip()
+            source = with_check_import(_strip(cell.source, BEGIN, END, placeholder, where))
+            source = source.rstrip()
             notebook.cells.append(
                 nbformat.v4.new_code_cell(source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]})
             )
@@ -163,10 +214,16 @@ def checks_data(root: Path, chapters: Sequence[str] | None = None) -> dict[str, 
     """The public form of every question of ``root/solutions/keys`` (what checks.json holds)."""
     data = {}
     for path in sorted((root / "solutions" / "keys").glob("[0-9][0-9]_*.py")):
-        if chapters and path.stem not in chapters:
+        if chapters and not _chosen(path.stem, chapters):
             continue
         data[path.stem] = {q.qid: q.public(path.stem) for q in load_key(path)}
     return data
+
+
+def _chosen(stem: str, chapters: Sequence[str]) -> bool:
+    """Whether chapter ``stem`` (``01_precision_recall``) is among ``chapters`` (full names or
+    numbers: ``01``)."""
+    return stem in chapters or stem.split("_", 1)[0] in chapters
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -183,7 +240,7 @@ def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = Non
     CHECKS_PATH.write_text(_dump(checks_data(root)), encoding="utf-8")
     (root / "exercises").mkdir(exist_ok=True)
     for solution_path in sorted((root / "solutions").glob("[0-9][0-9]_*.ipynb")):
-        if chapters and solution_path.stem not in chapters:
+        if chapters and not _chosen(solution_path.stem, chapters):
             continue
         solution = nbformat.read(solution_path, as_version=4)
         exercise = exercise_notebook(solution, solution_path.name)

@@ -10,6 +10,13 @@
 'q1: 1.5 is out of range: the answer lies between 0 and 1'
 >>> judge_value(spec, ...)
 'q1: not answered yet: replace ... with your answer'
+
+A common mistake's value gives its hint (never the expected value):
+
+>>> from coursekit.grading.questions import Mistake
+>>> spec = Value("q2", 0.5, mistakes=[Mistake(0.625, "divide by all relevant documents")])
+>>> judge_value(spec.public("demo"), 0.625)
+'q2: not right yet: divide by all relevant documents'
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .portable import portable_copy, uses_coursekit
-from .questions import DECIMALS, PASSED, TOLERANCE, matches
+from .questions import DECIMALS, PASSED, TOLERANCE, matches, output_digest
 
 # --------------------------------------------------------------------------------------------
 # Judging (shared by check() and the grader)
@@ -47,7 +54,12 @@ def _type_error(spec: dict[str, Any], value: Any) -> str | None:
     kind = spec["kind"]
     if kind in ("float", "int") and not _is_number(value):
         return f"expected {_KIND_WORDS[kind]}, got {type(value).__name__}"
-    if kind == "int" and _is_number(value) and float(value) != int(float(value)):
+    if (
+        kind == "int"
+        and _is_number(value)
+        and not isinstance(value, numbers.Integral)
+        and not float(value).is_integer()
+    ):
         return f"expected a whole number, got {value!r}"
     if kind in ("text", "choice") and not isinstance(value, str):
         return f"expected {_KIND_WORDS[kind]} as a string, got {type(value).__name__}"
@@ -100,6 +112,49 @@ def _judge_scalar(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str,
     return PASSED if matches(salt, value, hashes, 0) else ""
 
 
+def _level(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str, str]) -> int | None:
+    """The most decimals to which ``value`` matches ``hashes`` (0: exactly), or None."""
+    if spec["kind"] in ("float", "floats") and "4" in hashes:
+        try:
+            value = float(value)
+        except (OverflowError, TypeError, ValueError):
+            return None
+        return next((d for d in DECIMALS if matches(salt, value, hashes, d)), None)
+    if spec["kind"] in ("int", "ints") and _is_number(value):
+        try:
+            value = int(value)
+        except (OverflowError, ValueError):
+            return None
+    return 0 if matches(salt, value, hashes, 0) else None
+
+
+def _agreement(spec: dict[str, Any], salt: str, answer: Any, hashed: dict[str, Any]) -> int:
+    """To how many decimals ``answer`` agrees with a hashed value (-1: not at all)."""
+    if "items" not in hashed:
+        level = _level(spec, salt, answer, hashed["hashes"])
+        return -1 if level is None else level
+    if len(answer) != hashed["length"]:
+        return -1
+    levels = [
+        _level(spec, f"{salt}:{i}", item, hashes)
+        for i, (item, hashes) in enumerate(zip(answer, hashed["items"], strict=True))
+    ]
+    return -1 if None in levels else min(levels)  # type: ignore[type-var]
+
+
+def mistake_hint(spec: dict[str, Any], answer: Any) -> str | None:
+    """The hint of the common mistake ``answer`` matches (to more decimals than it matches
+    the expected value), or None. ``answer`` is plain and of the right type."""
+    mistakes = spec.get("mistakes") or []
+    if not mistakes:
+        return None
+    right = _agreement(spec, spec["salt"], answer, spec)
+    for j, mistake in enumerate(mistakes):
+        if _agreement(spec, f"{spec['salt']}:mistake{j}", answer, mistake) > right:
+            return str(mistake["hint"])
+    return None
+
+
 def judge_value(spec: dict[str, Any], answer: Any) -> str:
     """Judge ``answer`` against the public form of a :class:`Value` or :class:`Choice`."""
     qid = spec["qid"]
@@ -111,6 +166,9 @@ def judge_value(spec: dict[str, Any], answer: Any) -> str:
     if problem:
         return f"{qid}: {problem}"
     kind = spec["kind"]
+    mistake = mistake_hint(spec, answer)
+    if mistake:
+        return f"{qid}: not right yet: {mistake}"
     if kind == "choice":
         letter = answer.strip().lower()
         if letter not in spec["options"]:
@@ -175,20 +233,48 @@ def _short(value: Any) -> str:
     return text if len(text) <= 50 else text[:47] + "..."
 
 
-def compare_outputs(qid: str, results: Sequence[tuple[str, Any, Any]]) -> str:
+def compare_outputs(
+    qid: str,
+    results: Sequence[tuple[str, Any, Any]],
+    hint: str = "",
+    inputs: Sequence[Sequence[Any] | None] | None = None,
+    spec: dict[str, Any] | None = None,
+) -> str:
     """Judge a function from ``(label, got, expected)`` triples; ``got`` may be an exception
-    message (a string starting with ``"raised "``) when the function failed."""
-    for label, got, expected in results:
+    message (a string starting with ``"raised "``) when the function failed. The message of a
+    failing case names its label, its input (``inputs[i]``, unless None: a hidden case) and
+    the question's ``hint`` — or the hint of the common mistake (the ``spec``'s ``mistakes``)
+    whose output the function gave — never the expected value."""
+    for i, (label, got, expected) in enumerate(results):
+        tip = _output_mistake(spec or {}, i, got) or (f" (hint: {hint})" if hint else "")
+        args = inputs[i] if inputs is not None and i < len(inputs) else None
+        case = f"on the case '{label}'" + ("" if args is None else f" (input: {_args(args)})")
         if isinstance(got, str) and got.startswith("raised NotImplementedError"):
             return f"{qid}: not answered yet: write the function's body"
         if isinstance(got, str) and got.startswith("raised "):
-            return f"{qid}: on the case '{label}' your function {got}"
+            return f"{qid}: {case} your function {got}{tip}"
         if not _close(got, expected):
             return (
-                f"{qid}: wrong on the case '{label}': your function returned {_short(got)},"
-                " which is not the expected value"
+                f"{qid}: wrong {case}: your function returned {_short(got)}, which is not the "
+                f"expected value{tip}"
             )
     return f"{qid}: {PASSED}"
+
+
+def _output_mistake(spec: dict[str, Any], case: int, got: Any) -> str:
+    """ ": <hint>" of the mistake whose hashed output on public case ``case`` is ``got``."""
+    for j, mistake in enumerate(spec.get("mistakes") or []):
+        outputs = mistake.get("outputs") or []
+        salt = f"{spec.get('salt', '')}:mistake{j}:{case}"
+        if case < len(outputs) and output_digest(salt, got) == outputs[case]:
+            return f": {mistake['hint']}"
+    return ""
+
+
+def _args(args: Sequence[Any]) -> str:
+    """The arguments of a case as a call would show them: ``[1, 0, 1], 3``."""
+    text = ", ".join(repr(as_plain(a)) for a in args)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def reference_function(path: str) -> Callable[..., Any]:
@@ -233,4 +319,27 @@ def judge_function_here(
         (label, call_with_copies(func, args), call_with_copies(reference, args))
         for label, args in cases
     ]
-    return compare_outputs(qid, results)
+    inputs = [args for _, args in cases]
+    return compare_outputs(qid, results, spec.get("hint", ""), inputs, spec)
+
+
+def judge_format(spec: dict[str, Any], answer: Any) -> str:
+    """The problem with the *format* of an answer (type, length, range), or that it was
+    recorded: what check() says for a question on a student's own variant data."""
+    qid = spec["qid"]
+    if spec["kind"] == "function":
+        return judge_function_here(spec, answer)
+    if answer is ... or answer is None:
+        return f"{qid}: not answered yet: replace ... with your answer"
+    value = as_plain(answer)
+    problem = _type_error(spec, value)
+    if problem is None and spec["kind"] in ("floats", "ints", "ids"):
+        if len(value) != spec["length"]:
+            problem = f"expected a list of {spec['length']} elements, got {len(value)}"
+        elif spec["kind"] != "ids":
+            problem = next(filter(None, (_range_error(spec, v) for v in value)), None)
+    elif problem is None and spec["kind"] in ("float", "int"):
+        problem = _range_error(spec, value)
+    if problem:
+        return f"{qid}: {problem}"
+    return f"{qid}: recorded (the format is right; your own data's answer is judged when graded)"

@@ -3,11 +3,16 @@
 A lecturer writes :class:`Value`, :class:`Choice` and :class:`Function` in
 ``solutions/keys/NN_topic.py``; :meth:`public` gives what students install: salted SHA-256
 hashes of the expected value rounded to 2, 3 and 4 decimals (:func:`digest`), never the value.
+A :class:`Value` may list :class:`Mistake` s: wrong values a common mistake gives (dividing by
+the relevant documents retrieved, a reversed ranking, rounding early, log base 10), shipped
+hashed the same way, each with the hint the self-check prints when an answer matches it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import json
 import math
 import numbers
 from collections.abc import Sequence
@@ -21,6 +26,8 @@ ANSWER_LOG = "COURSEKIT_ANSWER_LOG"
 PASSED = "passed"
 DECIMALS = (4, 3, 2)
 TOLERANCE = 1e-6
+#: Wrong letters the self-check judges per multiple-choice question (:class:`Choice`).
+DEFAULT_ATTEMPTS = 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -65,6 +72,22 @@ def matches(salt: str, value: Any, hashes: dict[str, str], decimals: int) -> boo
 # Questions of an answer key (lecturer side) and their public form (what students install)
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong answer that a common mistake gives, and the hint to print when it is given.
+
+    ``value`` is computed by the key from its own data (same type and length as the expected
+    value); the hint says what the mistake is, never the expected value.
+    """
+
+    value: Any
+    hint: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.hint, str) or not self.hint.strip():
+            raise ValueError("Mistake: hint must be a non-empty text")
+
+
 @dataclass
 class Value:
     """A question whose answer is a number, a whole number, a list of them, or a list of ids.
@@ -79,20 +102,10 @@ class Value:
     high: float | None = None
     hint: str = ""
     decimals: int = 4
+    mistakes: Sequence[Mistake] = ()
 
     def kind(self) -> str:
-        e = self.expected
-        if isinstance(e, str):
-            return "text"
-        if isinstance(e, (list, tuple)):
-            if all(isinstance(x, str) for x in e):
-                return "ids"
-            if all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
-                return "ints"
-            return "floats"
-        if isinstance(e, numbers.Integral) and not isinstance(e, bool):
-            return "int"
-        return "float"
+        return _kind(self.expected)
 
     def public(self, chapter: str) -> dict[str, Any]:
         salt = f"{chapter}:{self.qid}"
@@ -109,35 +122,108 @@ class Value:
             spec["low"] = self.low
         if self.high is not None:
             spec["high"] = self.high
-        if kind in ("ids", "ints", "floats"):
-            values = list(self.expected)
-            spec["length"] = len(values)
-            spec["items"] = [self._hashes(f"{salt}:{i}", v) for i, v in enumerate(values)]
-        else:
-            spec["hashes"] = self._hashes(salt, self.expected)
+        spec.update(self._hashed(salt, self.expected))
+        if self.mistakes:
+            spec["mistakes"] = [
+                {"hint": m.hint, **self._hashed(f"{salt}:mistake{j}", m.value)}
+                for j, m in enumerate(self._checked_mistakes(chapter))
+            ]
         return spec
 
-    def _hashes(self, salt: str, value: Any) -> dict[str, str]:
-        if isinstance(value, float):
+    def _hashed(self, salt: str, value: Any) -> dict[str, Any]:
+        """Hashes of ``value`` (the expected value or a mistake), each element hashed as the
+        expected value's element of the same place is (a float to 2-4 decimals, else exact)."""
+        if self.kind() in ("ids", "ints", "floats"):
+            values, like = list(value), list(self.expected)
+            return {
+                "length": len(values),
+                "items": [
+                    self._hashes(f"{salt}:{i}", v, e)
+                    for i, (v, e) in enumerate(zip(values, like, strict=True))
+                ],
+            }
+        return {"hashes": self._hashes(salt, value, self.expected)}
+
+    def _checked_mistakes(self, chapter: str) -> list[Mistake]:
+        """The mistakes, refused (ValueError naming key and question) when one has another
+        kind or length than the expected value, or equals it."""
+        where = f"key {chapter}, question {self.qid}"
+        kind, e = self.kind(), self.expected
+        for j, m in enumerate(self.mistakes):
+            if not isinstance(m, Mistake):
+                raise TypeError(f"{where}: mistakes[{j}] is not a Mistake")
+            mk = _kind(m.value)
+            if mk != kind and {mk, kind} not in ({"int", "float"}, {"ints", "floats"}):
+                raise ValueError(f"{where}: mistake {j} is {mk}, the expected value is {kind}")
+            if kind in ("ids", "ints", "floats") and len(m.value) != len(self.expected):
+                raise ValueError(f"{where}: mistake {j} has not the expected value's length")
+            if _finest(self._hashed("same", m.value)) == _finest(self._hashed("same", e)):
+                raise ValueError(
+                    f"{where}: mistake {j} ({m.hint!r}) equals the expected value "
+                    f"(to {self.decimals} decimals): the student could never see its hint"
+                )
+        return list(self.mistakes)
+
+    def _hashes(self, salt: str, value: Any, like: Any) -> dict[str, str]:
+        if isinstance(like, float) and isinstance(value, numbers.Real):
+            value = float(value)
             return {str(d): digest(salt, value, d) for d in DECIMALS if d <= self.decimals}
         return {"0": digest(salt, value, 0)}
 
 
+def _finest(hashed: dict[str, Any]) -> list[str]:
+    """The hash to the most decimals of each element (what decides "passed")."""
+    items = hashed.get("items", [hashed.get("hashes", {})])
+    return [h[max(h, key=int)] for h in items]
+
+
+def _kind(e: Any) -> str:
+    """The kind of an expected value: float, int, text, floats, ints or ids."""
+    if isinstance(e, str):
+        return "text"
+    if isinstance(e, (list, tuple)):
+        if all(isinstance(x, str) for x in e):
+            return "ids"
+        if all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
+            return "ints"
+        return "floats"
+    if isinstance(e, numbers.Integral) and not isinstance(e, bool):
+        return "int"
+    return "float"
+
+
 @dataclass
 class Choice:
-    """A multiple-choice question: the answer is one letter among ``options``."""
+    """A multiple-choice question: the answer is one letter among ``options``.
+
+    The self-check says right or wrong for ``attempts`` different wrong letters (default: 2,
+    or 1 with two options); after them it only says where to read (``hint``). The grader
+    ignores attempts.
+    """
 
     qid: str
     expected: str
     options: str = "abcd"
     points: float = 1.0
     hint: str = ""
+    attempts: int | None = None
 
     def public(self, chapter: str) -> dict[str, Any]:
         salt = f"{chapter}:{self.qid}"
         if self.expected not in self.options:
             raise ValueError(f"{self.qid}: {self.expected!r} is not among {self.options!r}")
+        attempts = self.attempts
+        if attempts is None:
+            attempts = min(DEFAULT_ATTEMPTS, len(self.options) - 1)
+        if isinstance(attempts, bool) or not isinstance(attempts, int):
+            raise TypeError(f"{self.qid}: attempts must be a whole number")
+        if not 1 <= attempts < len(self.options):
+            raise ValueError(
+                f"{self.qid}: attempts must lie between 1 and {len(self.options) - 1} "
+                f"(fewer than the {len(self.options)} options), got {attempts}"
+            )
         return {
+            "attempts": attempts,
             "qid": self.qid,
             "kind": "choice",
             "points": self.points,
@@ -153,7 +239,10 @@ class Function:
     """A function to write without coursekit, judged against ``reference`` on inputs.
 
     ``reference`` is ``"module:function"`` of coursekit; ``cases`` are ``(label, args)`` pairs
-    shipped with the self-check; ``hidden`` are more pairs only the grader uses.
+    shipped with the self-check; ``hidden`` are more pairs only the grader uses. ``mistakes``
+    are :class:`Mistake` s whose value is a function of the key giving a typical wrong output
+    (dividing by the relevant documents retrieved ...): its outputs on the cases are shipped
+    hashed, and a student's function giving one of them on a failing case gets its hint.
     """
 
     qid: str
@@ -163,9 +252,10 @@ class Function:
     hidden: Sequence[tuple[str, Sequence[Any]]] = field(default_factory=list)
     points: float = 2.0
     hint: str = ""
+    mistakes: Sequence[Mistake] = ()
 
     def public(self, chapter: str) -> dict[str, Any]:
-        return {
+        spec: dict[str, Any] = {
             "qid": self.qid,
             "kind": "function",
             "points": self.points,
@@ -174,6 +264,56 @@ class Function:
             "hint": self.hint,
             "cases": [[label, list(args)] for label, args in self.cases],
         }
+        if self.mistakes:
+            spec["salt"] = f"{chapter}:{self.qid}"
+            spec["mistakes"] = [
+                {"hint": m.hint, "outputs": self._outputs(chapter, j, m)}
+                for j, m in enumerate(self.mistakes)
+            ]
+        return spec
+
+    def _outputs(self, chapter: str, j: int, mistake: Mistake) -> list[str]:
+        """Hashes of ``mistake``'s outputs on the public cases; refused (ValueError naming key
+        and question) when it is no function or agrees with the reference on every case."""
+        where = f"key {chapter}, question {self.qid}: mistake {j}"
+        if not isinstance(mistake, Mistake) or not callable(mistake.value):
+            raise TypeError(f"{where}: a Function's mistake is Mistake(a function, hint)")
+        module, _, name = self.reference.partition(":")
+        reference = getattr(importlib.import_module(module), name)
+        hashes, differs = [], False
+        for i, (_, args) in enumerate(self.cases):
+            got = _call(mistake.value, args)
+            differs = differs or output_digest("same", got) != output_digest(
+                "same", _call(reference, args)
+            )
+            hashes.append(output_digest(f"{chapter}:{self.qid}:mistake{j}:{i}", got))
+        if not differs:
+            raise ValueError(f"{where} ({mistake.hint!r}) equals the expected output on every case")
+        return hashes
+
+
+def _call(func: Any, args: Sequence[Any]) -> Any:
+    """``func`` on a fresh copy of ``args``: its output, or the exception's name."""
+    try:
+        return func(*json.loads(json.dumps(list(args))))
+    except Exception as error:  # noqa: BLE001 - a mistaken function may raise
+        return f"raised {type(error).__name__}"
+
+
+def _canonical_output(value: Any) -> Any:
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_canonical_output(v) for v in value]
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return _canonical_float(float(value), 6) if math.isfinite(value) else str(float(value))
+    return value if isinstance(value, (str, bool)) or value is None else repr(value)
+
+
+def output_digest(salt: str, value: Any) -> str:
+    """Salted hash of a function's output, numbers to 6 decimals (the judge's tolerance)."""
+    text = json.dumps(_canonical_output(value), sort_keys=True)
+    return hashlib.sha256(f"coursekit-output:{salt}:{text}".encode()).hexdigest()[:24]
 
 
 Question = Value | Choice | Function

@@ -1,8 +1,9 @@
 """``python -m coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/``.
 
 Writes ``RELEASE/<student id>/<chapter>.ipynb`` for every student of the roster: the exercise
-notebook with the student's own data (:mod:`coursekit.grading.variants`), a check() that
-checks the format of those answers only, and the student id in the notebook's metadata. The
+notebook with the student's own data (drawn by the answer key's ``generate(rng)``, see
+:mod:`coursekit.grading.variants`), a check() that checks the format of those answers only, and
+the student id in the notebook's metadata. The
 same secret and roster give byte-identical notebooks. Grade the handed-in notebooks with
 ``python -m coursekit.grade SUBS --out OUT --secret-file S --roster R``.
 """
@@ -14,18 +15,29 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .report import write
-from .variants import load_generator, personalise, read_roster, read_secret
+from .variants import find_generator, personalise, read_roster, read_secret
 
 
 def release(
-    chapter: str, roster: Path, secret_file: Path, out: Path, exercises: Path, variants: Path
+    chapter: str,
+    roster: Path,
+    secret_file: Path,
+    out: Path,
+    exercises: Path,
+    variants: Path | None = None,
+    keys: Path = Path("solutions/keys"),
 ) -> list[Path]:
-    """Write one notebook per student of ``roster``; the paths written."""
+    """Write one notebook per student of ``roster``; the paths written. The data come from
+    the answer key's ``generate(rng)`` (``keys/<chapter>.py``), else from a separate generator
+    ``variants/<chapter>.py``."""
     import nbformat
 
-    generator = load_generator(variants, chapter)
+    generator = find_generator(chapter, keys, variants)
     if generator is None:
-        raise ValueError(f"chapter {chapter} has no variant generator ({variants}/{chapter}.py)")
+        raise ValueError(
+            f"chapter {chapter} has no variants: its answer key {keys}/{chapter}.py defines "
+            "no generate(rng)"
+        )
     secret, ids = read_secret(secret_file), read_roster(roster)
     source = Path(exercises) / f"{chapter}.ipynb"
     if not source.is_file():
@@ -47,7 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--secret-file", required=True, help="file holding the lecturer's secret")
     p.add_argument("--out", required=True, help="folder for the students' notebooks")
     p.add_argument("--exercises", default="exercises", help="exercise notebooks (exercises/)")
-    p.add_argument("--variants", default="solutions/variants", help="variant generators")
+    p.add_argument("--keys", default="solutions/keys", help="answer keys (solutions/keys)")
+    p.add_argument(
+        "--variants",
+        default="solutions/variants",
+        help="separate variant generators, read when a key defines no generate(rng)",
+    )
     args = p.parse_args(argv)
     try:
         written = release(
@@ -57,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             Path(args.out),
             Path(args.exercises),
             Path(args.variants),
+            Path(args.keys),
         )
     except (OSError, ValueError) as error:
         print(f"error: {error}")

@@ -1,15 +1,19 @@
 """Per-student variants of an exercise: each student's own data, drawn from the lecturer's secret.
 
-A chapter has variants when ``solutions/variants/NN_topic.py`` defines ``generate(rng)``
-(the source of the exercise's data cell and the questions whose expected values depend on
-those data) and ``DATA_CELL`` (how that cell starts). A student's generator is seeded with
-HMAC-SHA256(secret, chapter and student id) (:func:`seed`): the lecturer can recompute every
-student's expected answers from the secret and the roster; a student cannot compute another's.
+A chapter has variants when its answer key ``solutions/keys/NN_topic.py`` defines
+``generate(rng)``: given a numpy Generator it returns the source of the exercise's data cell
+and the questions computed on those data; given None, the public data cell and questions (the
+key's ``QUESTIONS = generate(None)[1]``). The data cell to replace in the exercise notebook is
+the one whose source is the public data cell (or, if the key defines ``DATA_CELL``, the one
+starting with that text). A student's generator is seeded with HMAC-SHA256(secret, chapter and
+student id) (:func:`seed`): the lecturer can recompute every student's expected answers from the
+secret and the roster; a student cannot compute another's. A separate generator module in
+``solutions/variants/NN_topic.py`` (the former layout) is still read when the key has none.
 
-In a variant notebook, ``check()`` (:func:`variant_check`) says whether an answer to a question
-of the student's own data has the right *format* (type, length, range) and records it; it
-never says whether it is right (only the grader knows the expected values). Other questions
-(choices, functions) are checked as usual.
+In a variant notebook, the set-up cell calls ``start(chapter, own_data=[...])`` with every
+:class:`Value` question: ``check()`` then says whether an answer to one of them has the right
+*format* (type, length, range) and records it; it never says whether it is right (only the
+grader knows the expected values). Choices and functions are checked as usual.
 """
 
 from __future__ import annotations
@@ -17,19 +21,18 @@ from __future__ import annotations
 import csv
 import hashlib
 import hmac
-import importlib.util
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .judging import _range_error, _type_error, judge_function_here
+from .build import load_key_module
+from .judging import judge_format
 from .questions import Choice, Function, Value
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 MIN_SECRET_BYTES = 16
-CHECK_IMPORT = "from coursekit.grading import check, start"
 
 
 def read_secret(path: Path) -> bytes:
@@ -65,18 +68,34 @@ def seed(secret: bytes, chapter: str, student: str) -> int:
 
 
 def load_generator(variants_dir: Path, chapter: str) -> ModuleType | None:
-    """The variant generator of ``chapter`` (None if the chapter has none)."""
+    """A separate variant generator ``variants_dir/<chapter>.py`` (the former layout), or None."""
     path = Path(variants_dir) / f"{chapter}.py"
     if not path.is_file():
         return None
-    spec = importlib.util.spec_from_file_location(f"coursekit_variant_{chapter}", path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_key_module(path)
     if not callable(getattr(module, "generate", None)) or not getattr(module, "DATA_CELL", ""):
         raise ValueError(f"{path}: defines no generate(rng) and DATA_CELL")
     return module
+
+
+def key_generator(keys_dir: Path, chapter: str) -> ModuleType | None:
+    """The answer key of ``chapter`` when it defines ``generate(rng)`` (else None)."""
+    path = Path(keys_dir) / f"{chapter}.py"
+    if not path.is_file():
+        return None
+    module = load_key_module(path)
+    return module if callable(getattr(module, "generate", None)) else None
+
+
+def find_generator(
+    chapter: str, keys_dir: Path | None = None, variants_dir: Path | None = None
+) -> ModuleType | None:
+    """The generator of ``chapter``: its answer key's ``generate``, else a separate module of
+    ``variants_dir``; None when the chapter has no variants."""
+    found = key_generator(keys_dir, chapter) if keys_dir is not None else None
+    if found is None and variants_dir is not None:
+        found = load_generator(variants_dir, chapter)
+    return found
 
 
 def variant(generator: ModuleType, secret: bytes, chapter: str, student: str):
@@ -85,7 +104,14 @@ def variant(generator: ModuleType, secret: bytes, chapter: str, student: str):
 
     rng = np.random.default_rng(seed(secret, chapter, student))
     source, questions = generator.generate(rng)
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"{chapter}: generate(rng) gives no data cell, so no variants")
     return source, list(questions)
+
+
+def own_data(questions: Sequence[Value | Choice | Function]) -> list[str]:
+    """The questions of a variant whose answer check() judges by its format only: its values."""
+    return [q.qid for q in questions if isinstance(q, Value)]
 
 
 def variant_key(
@@ -102,20 +128,29 @@ def personalise(
     """``notebook`` (an nbformat notebook) with ``student``'s data cell, a format-only check()
     for the questions of those data and the student id in its metadata."""
     source, questions = variant(generator, secret, chapter, student)
-    qids = [q.qid for q in questions]
+    qids = own_data(questions)
     cells = [c for c in notebook.cells if c.cell_type == "code"]
-    data = [c for c in cells if c.source.startswith(generator.DATA_CELL)]
+    prefix = getattr(generator, "DATA_CELL", "")
+    if prefix:
+        data = [c for c in cells if c.source.startswith(prefix)]
+    else:
+        public = generator.generate(None)[0]
+        data = [c for c in cells if public and c.source.strip() == public.strip()]
     if len(data) != 1:
-        raise ValueError(f"{chapter}: no single data cell to replace in the notebook")
+        raise ValueError(
+            f"{chapter}: no single data cell to replace in the notebook (none whose source is "
+            "the key's generate(None) data cell)"
+        )
     data[0].source = source
-    setup = [c for c in cells if CHECK_IMPORT in c.source]
+    call = f'start("{chapter}")'
+    setup = [c for c in cells if call in c.source]
     if len(setup) != 1:
-        raise ValueError(f"{chapter}: no set-up cell importing check")
+        raise ValueError(f"{chapter}: no single set-up cell calling {call}")
+    own = ", ".join(f'"{q}"' for q in qids)
     setup[0].source = setup[0].source.replace(
-        CHECK_IMPORT,
-        "from coursekit.grading import start\n"
-        "from coursekit.grading.variants import variant_check\n\n"
-        f"check = variant_check({chapter!r}, {qids!r})  # your own data: the format is checked",
+        call,
+        "# your own data: for these questions check() looks at the format of the answer only\n"
+        f'start("{chapter}", own_data=[{own}])',
     )
     metadata = notebook.metadata.setdefault("coursekit", {})
     metadata.update({"chapter": chapter, "student": student, "variant": True})
@@ -145,33 +180,14 @@ def variant_check(chapter: str, qids: Sequence[str]) -> Callable[..., None]:
             return
         spec = selfcheck._find(qid, chapter)
         selfcheck._record(qid, chapter, answer)
-        print(format_message(spec, answer))
+        print(judge_format(spec, answer))
 
     check.__doc__ = variant_check.__doc__
     return check
 
 
-def format_message(spec: dict[str, Any], answer: Any) -> str:
-    """What a variant's self-check says: the problem of format, or that it was recorded."""
-    qid = spec["qid"]
-    if spec["kind"] == "function":
-        return judge_function_here(spec, answer)
-    if answer is ... or answer is None:
-        return f"{qid}: not answered yet: replace ... with your answer"
-    from .judging import as_plain
-
-    value = as_plain(answer)
-    problem = _type_error(spec, value)
-    if problem is None and spec["kind"] in ("floats", "ints", "ids"):
-        if len(value) != spec["length"]:
-            problem = f"expected a list of {spec['length']} elements, got {len(value)}"
-        elif spec["kind"] != "ids":
-            problem = next(filter(None, (_range_error(spec, v) for v in value)), None)
-    elif problem is None and spec["kind"] in ("float", "int"):
-        problem = _range_error(spec, value)
-    if problem:
-        return f"{qid}: {problem}"
-    return f"{qid}: recorded (the format is right; your own data's answer is judged when graded)"
+#: What a variant's self-check says (kept at its first address).
+format_message = judge_format
 
 
 class Personal:
@@ -181,8 +197,18 @@ class Personal:
         self.secret, self.roster, self.generators = secret, list(roster), generators
 
     @classmethod
-    def load(cls, secret_file: Path, roster: Path, variants_dir: Path, chapters: Sequence[str]):
-        generators = {c: g for c in chapters if (g := load_generator(variants_dir, c))}
+    def load(
+        cls,
+        secret_file: Path,
+        roster: Path,
+        variants_dir: Path | None,
+        chapters: Sequence[str],
+        keys_dir: Path | None = None,
+    ) -> Personal:
+        """The generators of ``chapters``: the keys' ``generate``, else ``variants_dir``'s."""
+        generators = {
+            c: g for c in chapters if (g := find_generator(c, keys_dir, variants_dir)) is not None
+        }
         return cls(read_secret(secret_file), read_roster(roster), generators)
 
     def key_for(
