@@ -29,6 +29,7 @@ MEASURE_MODULES = [
     "measures.interleaving",
     "measures.online",
     "measures.power",
+    "measures.simulation",
 ]
 # Entries of environment.yml that are not dependencies of the package.
 NOT_DEPENDENCIES = {"python", "pip"}

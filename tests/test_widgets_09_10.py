@@ -4,15 +4,13 @@ the comments, never from the widgets themselves."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
 import coursekit as ck
 from coursekit.views.widgets.assessors import AssessorAgreement
-from coursekit.views.widgets.online import INTERLEAVINGS, OnlineExperiment, Sessions
+from coursekit.views.widgets.online import OnlineExperiment
 
 ITEMS = ["d1", "d2", "d3", "d4", "d5", "d6"]
 FIRST = [1, 1, 0, 1, 0, 0]
@@ -141,59 +139,6 @@ def test_online_counts_and_z_by_hand():
     assert wa + wb + view.values["interleaving: ties"] == 300
     assert view.values["interleaving: z (B − A)"] == pytest.approx((wb - wa) / np.sqrt(wa + wb))
     assert view.verdicts["interleaving"].startswith("good is better")
-
-
-def _random_queries(rng):
-    docs = [f"d{i}" for i in range(8)]
-    return [
-        (
-            list(rng.permutation(docs)[:6]),
-            list(rng.permutation(docs)[:5]),
-            {d: int(rng.integers(0, 3)) for d in docs},
-        )
-        for _ in range(6)
-    ]
-
-
-def test_sessions_credit_clicks_as_coursekit_does():
-    rng = np.random.default_rng(3)
-    queries = _random_queries(rng)
-    sim = Sessions(queries, "position-based", 2, np.random.default_rng(0), depth=6, drafts=8)
-    for _ in range(500):
-        q, k = int(rng.integers(6)), int(rng.integers(8))
-        for method in INTERLEAVINGS:
-            shown = sim.lists[method][q][k]
-            clicked = np.zeros(6, dtype=bool)
-            clicked[: len(shown)] = rng.random(len(shown)) < 0.4
-            got = int(sim.credit(method, np.array(q), np.array(k), clicked))
-            positions = np.flatnonzero(clicked).tolist()
-            if method == "team draft":
-                teams = ["b" if t > 0 else "a" for t in sim.team[q, k, : len(shown)]]
-                expected = ck.measures.credit_clicks(positions, teams)
-            else:
-                expected = ck.measures.credit_balanced(positions, shown, *queries[q][:2])
-            assert got == {"a": -1, "b": 1, "tie": 0}[expected]
-
-
-@pytest.mark.parametrize("model", ["cascade", "position-based"])
-def test_sessions_click_as_coursekit_click_models(model):
-    # one query, ranking a only: the share of sessions with a first click at each rank, in
-    # bulk and with coursekit's click model one session at a time, agree within sampling error
-    grades = {"d1": 0, "d2": 2, "d3": 1, "d4": 2}
-    ranking = ["d1", "d2", "d3", "d4"]
-    sim = Sessions([(ranking, ranking, grades)], model, 2, np.random.default_rng(0), depth=4)
-    _, first = sim.ab(np.zeros(20_000, dtype=int), np.random.default_rng(1))
-    rng = np.random.default_rng(2)
-    g = np.array([grades[d] for d in ranking], dtype=float)
-    if model == "cascade":
-        users = partial(ck.measures.cascade_clicks, max_grade=2)
-    else:
-        alpha = (0.05, 0.475, 0.9)  # from 0.05 to 0.9, linearly over grades 0..2
-        users = partial(ck.measures.position_based_clicks, attractiveness=alpha)
-    reference = [(users(g, rng) or [-1])[0] for _ in range(20_000)]
-    for rank in range(-1, 4):
-        share, expected = np.mean(first == rank), np.mean(np.array(reference) == rank)
-        assert share == pytest.approx(expected, abs=0.02)
 
 
 def test_online_slider_reads_prefixes_and_select_switches():

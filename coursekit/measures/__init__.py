@@ -11,7 +11,8 @@
 - :mod:`.agreement`: Cohen's and Fleiss' kappa; :mod:`.incomplete`: bpref, infAP, condensed
   lists (chapter 09);
 - :mod:`.user`: RBP, ERR; :mod:`.clicks`, :mod:`.interleaving`, :mod:`.online`: click models,
-  interleaving, simulated A/B and interleaving experiments (chapter 10).
+  interleaving, simulated A/B and interleaving experiments; :mod:`.simulation`: the same
+  sessions in bulk (chapter 10).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .graded import (
 from .incomplete import bpref, condensed, infap, judge_incomplete, judgment_counts
 from .interleaving import (
     balanced_interleave,
+    common_prefix,
     credit_balanced,
     credit_clicks,
     team_draft_interleave,
@@ -65,13 +67,17 @@ from .significance import (
     randomization_test,
     wilcoxon_test,
 )
+from .simulation import CLICK_MODELS, INTERLEAVINGS, SessionSimulator, default_attractiveness
 from .user import RBPResult, err, rbp
 
 __all__ = [
+    "CLICK_MODELS",
     "Confusion",
+    "INTERLEAVINGS",
     "MorParts",
     "RBPResult",
     "STANDARD_RECALL_LEVELS",
+    "SessionSimulator",
     "TestResult",
     "VARIANTS",
     "accuracy",
@@ -84,6 +90,7 @@ __all__ = [
     "cascade_clicks",
     "cohen_kappa",
     "cohens_dz",
+    "common_prefix",
     "condensed",
     "confusion",
     "credit_balanced",
@@ -92,6 +99,7 @@ __all__ = [
     "curve_area",
     "dcg",
     "dcg_curve",
+    "default_attractiveness",
     "discounted_gains",
     "dz_interval",
     "e_measure",

@@ -14,9 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_positive_int, check_rng
+from ..validation import check_bool, check_positive_int, check_rng
 
-__all__ = ["balanced_interleave", "credit_balanced", "credit_clicks", "team_draft_interleave"]
+__all__ = [
+    "balanced_interleave",
+    "common_prefix",
+    "credit_balanced",
+    "credit_clicks",
+    "team_draft_interleave",
+]
 
 
 def as_ranking(ranking: Any, name: str) -> list:
@@ -36,6 +42,19 @@ def as_ranking(ranking: Any, name: str) -> list:
     return docs
 
 
+def common_prefix(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """How many top ranks ``a`` and ``b`` share, rank by rank (0 if their first documents
+    differ).
+
+    >>> common_prefix(["d1", "d2", "d3"], ["d1", "d2", "d4"])
+    2
+    """
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
 def _limit(length: Any) -> float:
     return math.inf if length is None else check_positive_int(length, "length")
 
@@ -45,6 +64,8 @@ def team_draft_interleave(
     b: Sequence[Hashable],
     rng: np.random.Generator,
     length: int | None = None,
+    *,
+    neutral_prefix: bool = True,
 ) -> tuple[list, list[str]]:
     """Team-draft interleaving of rankings ``a`` and ``b``: ``(interleaved, teams)``.
 
@@ -54,21 +75,38 @@ def team_draft_interleave(
     list stops when either ranking has no new document left (or at ``length`` documents).
     Every prefix holds as many documents of each team, give or take one.
 
+    The *common prefix* is the top ranks where ``a`` and ``b`` hold the same document, rank by
+    rank. With ``neutral_prefix`` (the default) it is shown first, as both rankings show it,
+    with team ``"ab"``: a click on it says nothing about which ranking is better, and
+    :func:`credit_clicks` counts it for neither. With ``neutral_prefix=False`` the coin gives
+    each of its documents to one team, as in the algorithm of Radlinski et al. (2008); a click
+    on it is then credited at random, which adds noise and no information. The team draft of
+    Lerot (A. Schuth, K. Hofmann, S. Whiteson & M. de Rijke, "Lerot: an online learning to rank
+    framework", 2013) likewise leaves the common prefix out of both teams.
+
     Reference: F. Radlinski, M. Kurup & T. Joachims, "How does clickthrough data reflect
-    retrieval quality?", CIKM 2008.
+    retrieval quality?", CIKM 2008; O. Chapelle, T. Joachims, F. Radlinski & Y. Yue,
+    "Large-scale validation and analysis of interleaved search evaluation", TOIS 2012.
 
     >>> interleaved, teams = team_draft_interleave(
     ...     ["d1", "d2", "d3"], ["d2", "d4", "d1"], np.random.default_rng(1)
     ... )
     >>> sorted(interleaved[:2]), sorted(teams[:2])
     (['d1', 'd2'], ['a', 'b'])
+
+    Both rankings put d1 first: it is shown first and belongs to neither team.
+
+    >>> team_draft_interleave(["d1", "d2"], ["d1", "d3"], np.random.default_rng(1))[1][0]
+    'ab'
     """
     docs_a, docs_b = as_ranking(a, "a"), as_ranking(b, "b")
     rng = check_rng(rng)
     limit = _limit(length)
-    interleaved: list = []
-    teams: list[str] = []
-    shown: set = set()
+    neutral_prefix = check_bool(neutral_prefix, "neutral_prefix")
+    prefix = common_prefix(docs_a, docs_b) if neutral_prefix else 0
+    interleaved: list = docs_a[: min(prefix, limit)]
+    teams: list[str] = ["ab"] * len(interleaved)
+    shown: set = set(interleaved)
     picks = {"a": 0, "b": 0}
     next_a = next_b = 0
     while len(interleaved) < limit:
@@ -160,21 +198,26 @@ def credit_clicks(clicks: Iterable[int], teams: Sequence[str]) -> str:
 
     Each clicked position counts for the team that contributed its document; the team with more
     clicks wins (no click, or as many for both, is a tie). A position clicked twice counts once.
+    A document of team ``"ab"`` (the common prefix, see :func:`team_draft_interleave`) was
+    contributed by both rankings: its clicks count for neither.
 
     >>> credit_clicks([0, 1], ["a", "b", "b", "a"])
     'tie'
     >>> credit_clicks([1, 2], ["a", "b", "b", "a"])
     'b'
+    >>> credit_clicks([0, 1], ["ab", "a", "b"])
+    'a'
     """
     if isinstance(teams, (str, bytes)) or not isinstance(teams, Iterable):
-        raise TypeError(f"teams must be a sequence of 'a'/'b', got {type(teams).__name__}")
+        raise TypeError(f"teams must be a sequence of 'a'/'b'/'ab', got {type(teams).__name__}")
     team_list = list(teams)
     for i, t in enumerate(team_list):
-        if t not in ("a", "b"):
-            raise ValueError(f"teams[{i}] must be 'a' or 'b', got {t!r}")
+        if t not in ("a", "b", "ab"):
+            raise ValueError(f"teams[{i}] must be 'a', 'b' or 'ab', got {t!r}")
     positions = as_clicks(clicks, len(team_list))
     score_a = sum(team_list[c] == "a" for c in positions)
-    return _winner(score_a, len(positions) - score_a)
+    score_b = sum(team_list[c] == "b" for c in positions)
+    return _winner(score_a, score_b)
 
 
 def credit_balanced(

@@ -11,16 +11,20 @@ and readout without any widget machinery.
 
 from __future__ import annotations
 
+from .assessors import AssessorAgreement
 from .compare import CompareSystems
 from .correlation import RankCorrelation
 from .graded import GradedJudgments
+from .online import OnlineExperiment
 from .ranking import RelevanceToggler
 from .recall import RecallOriented
 from .setbased import SetBasedExplorer
 
 __all__ = [
+    "AssessorAgreement",
     "CompareSystems",
     "GradedJudgments",
+    "OnlineExperiment",
     "RankCorrelation",
     "RecallOriented",
     "RelevanceToggler",

@@ -1,14 +1,9 @@
 """Chapter 10: an A/B test and interleaving side by side, session after session.
 
-:class:`Sessions` simulates sessions of an A/B test and of interleaving (team draft, balanced)
-in bulk with numpy: each query's two pages and its interleaved lists (drawn once with
-coursekit's interleaving functions) are kept as per-rank click probabilities, so a session is
-a few array operations. Users click as :func:`coursekit.measures.cascade_clicks` or
-:func:`coursekit.measures.position_based_clicks` say, and clicks are credited as
-:func:`coursekit.measures.credit_clicks` and :func:`coursekit.measures.credit_balanced` do
-(``tests/test_widgets_09_10.py`` checks it). :class:`OnlineExperiment` shows, for two systems
-and a click model, the z statistics of the A/B test (reciprocal rank of the first click,
-Welch) and of team-draft interleaving (sign test) after N sessions.
+:class:`OnlineExperiment` shows, for two systems and a click model, the z statistics of the
+A/B test (reciprocal rank of the first click, Welch) and of team-draft interleaving (sign
+test) after N sessions. The sessions are simulated in bulk by
+:class:`coursekit.measures.SessionSimulator`, once per choice of systems and click model.
 
 >>> rankings = {"good": {"q1": ["d1", "d2"]}, "bad": {"q1": ["d2", "d1"]}}
 >>> view = OnlineExperiment(rankings, {"q1": {"d1": 2}}, max_sessions=200, n_sessions=200)
@@ -25,14 +20,12 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
-from ...measures.interleaving import balanced_interleave, team_draft_interleave
-from ...validation import check_positive_int, check_rng
+from ...measures.simulation import CLICK_MODELS, SessionSimulator
+from ...validation import check_positive_int
 from .base import Widget, figure_box, table_html
 
-__all__ = ["CLICK_MODELS", "INTERLEAVINGS", "OnlineExperiment", "Sessions"]
+__all__ = ["OnlineExperiment"]
 
-INTERLEAVINGS = ("team draft", "balanced")
-CLICK_MODELS = ("cascade", "position-based")
 #: Two-sided 5 % critical value of the standard normal distribution (scipy.stats.norm.ppf(0.975)).
 Z_CRITICAL = 1.959963984540054
 #: The figure's z axis: values beyond are drawn at the edge (fixed, so the frame never changes).
@@ -40,111 +33,6 @@ Z_LIMIT = 8.0
 _MENU = w.Layout(width="16em")
 HEADER = "<b>A/B test or interleaving?</b> — choose two systems and the users, then N"
 _MENU_STYLE = {"description_width": "6em"}
-
-
-def default_attractiveness(max_grade: float) -> tuple[float, ...]:
-    """Click probabilities of an examined document of grade 0, 1, …: from 0.05 to 0.9."""
-    top = int(np.ceil(max_grade))
-    return tuple(0.05 + 0.85 * g / top for g in range(top + 1))
-
-
-class Sessions:
-    """Sessions of an A/B test and of interleaving between two systems, in bulk.
-
-    ``queries``: one ``(a, b, grades)`` triple per query, as for
-    :func:`coursekit.measures.simulate_ab`, cut at ``depth``. ``model``: ``"cascade"`` (as
-    :func:`cascade_clicks` with ``max_grade``) or ``"position-based"`` (as
-    :func:`position_based_clicks`, examination 1/rank, ``attractiveness`` by grade; default
-    from 0.05 for grade 0 to 0.9 for ``max_grade``). Each query's ``drafts`` interleaved lists
-    per method are drawn once from ``rng``; a session shows one of them, at random.
-    :meth:`ab` gives the arm shown (B?) and the 0-based rank of the first click (-1: none),
-    :meth:`interleave` the winner (+1: B, -1: A, 0: tie), for one session per query index.
-    """
-
-    def __init__(
-        self,
-        queries: Sequence[tuple[Sequence[Hashable], Sequence[Hashable], Mapping]],
-        model: str,
-        max_grade: float,
-        rng: np.random.Generator,
-        *,
-        attractiveness: Sequence[float] | None = None,
-        depth: int = 10,
-        drafts: int = 64,
-    ) -> None:
-        if model not in CLICK_MODELS:
-            raise ValueError(f"model must be one of {CLICK_MODELS}, got {model!r}")
-        rng = check_rng(rng)
-        self.model, self.depth = model, check_positive_int(depth, "depth")
-        alpha = np.asarray(attractiveness or default_attractiveness(max_grade))
-        gamma = 1.0 / np.arange(1, self.depth + 1)
-
-        def probabilities(ranking: Sequence, grades: Mapping) -> np.ndarray:
-            g = np.nan_to_num(np.maximum([float(grades.get(d, 0)) for d in ranking], 0.0))
-            p = np.zeros(self.depth)  # unjudged, negative, missing, below the list: grade 0
-            if model == "cascade":  # the chance to be satisfied at each rank (and stop)
-                p[: g.size] = (np.exp2(g) - 1.0) / np.exp2(float(max_grade))
-            else:  # examination x attractiveness
-                p[: g.size] = gamma[: g.size] * alpha[np.minimum(g.astype(int), alpha.size - 1)]
-            return p
-
-        n_q, shape = len(queries), (len(queries), drafts, self.depth)
-        self.pages = np.zeros((n_q, 2, self.depth))  # [query, arm (0: A, 1: B), rank]
-        self.lists: dict[str, list[list[list]]] = {m: [] for m in INTERLEAVINGS}
-        self.p = {m: np.zeros(shape) for m in INTERLEAVINGS}
-        self.team = np.zeros(shape, dtype=np.int8)  # team draft: +1 B's document, -1 A's
-        # balanced: [q, k, j, i] = is the document at i in the top k_j of b, minus of a, where
-        # k_j = min(its ranks in a and b) of the document at j (the lowest click)
-        self.top = np.zeros(shape + (self.depth,), dtype=np.int8)
-        for q, (a, b, grades) in enumerate(queries):
-            a, b = list(a)[: self.depth], list(b)[: self.depth]
-            self.pages[q, 0], self.pages[q, 1] = probabilities(a, grades), probabilities(b, grades)
-            rank_a, rank_b = ({d: r for r, d in enumerate(x, start=1)} for x in (a, b))
-            for m in INTERLEAVINGS:
-                self.lists[m].append([])
-            for k in range(drafts):
-                shown, teams = team_draft_interleave(a, b, rng, length=self.depth)
-                self.lists["team draft"][q].append(shown)
-                self.p["team draft"][q, k] = probabilities(shown, grades)
-                self.team[q, k, : len(teams)] = [1 if t == "b" else -1 for t in teams]
-                shown = balanced_interleave(a, b, rng, length=self.depth)
-                self.lists["balanced"][q].append(shown)
-                self.p["balanced"][q, k] = probabilities(shown, grades)
-                ra = np.array([rank_a.get(d, np.inf) for d in shown])
-                rb = np.array([rank_b.get(d, np.inf) for d in shown])
-                cut = np.minimum(ra, rb)[:, None]  # k_j, one row per lowest click j
-                self.top[q, k, : len(shown), : len(shown)] = (rb <= cut).astype(int) - (ra <= cut)
-
-    def clicks(self, p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One row of clicks (booleans, one per rank) for each row of probabilities ``p``."""
-        hits = rng.random(p.shape) < p
-        if self.model == "cascade":  # the user stops at the first satisfying document
-            hits &= np.cumsum(hits, axis=-1) == 1
-        return hits
-
-    def ab(self, queries: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """``(shown_b, first_click)`` for one session per entry of ``queries`` (any shape)."""
-        queries = np.asarray(queries)
-        shown_b = rng.random(queries.shape) < 0.5
-        clicked = self.clicks(self.pages[queries, shown_b.astype(int)], rng)
-        first = np.where(clicked.any(axis=-1), clicked.argmax(axis=-1), -1)
-        return shown_b, first
-
-    def interleave(self, method: str, queries: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """The winner of one session per entry of ``queries`` (any shape) interleaved with
-        ``method`` (``"team draft"`` or ``"balanced"``): +1 B, -1 A, 0 a tie."""
-        queries = np.asarray(queries)
-        k = rng.integers(self.p[method].shape[1], size=queries.shape)
-        return self.credit(method, queries, k, self.clicks(self.p[method][queries, k], rng))
-
-    def credit(self, method: str, queries, k, clicked: np.ndarray) -> np.ndarray:
-        """The winners (+1 B, -1 A, 0 tie) of the clicks ``clicked`` (booleans by rank) on the
-        lists ``self.lists[method][q][k]``: :func:`credit_clicks` or :func:`credit_balanced`."""
-        if method == "team draft":
-            return np.sign((clicked * self.team[queries, k]).sum(axis=-1))
-        last = clicked.shape[-1] - 1 - np.argmax(clicked[..., ::-1], axis=-1)  # lowest click
-        rows = np.take_along_axis(self.top[queries, k], last[..., None, None], axis=-2)
-        return np.sign((clicked * rows[..., 0, :]).sum(axis=-1))  # no click: a zero row
 
 
 def _check_inputs(rankings: Any, qrels: Any, depth: int) -> tuple[list[str], list[str]]:
@@ -301,7 +189,7 @@ class OnlineExperiment(Widget):
             ]
             index = [self.seed, self.systems.index(a), self.systems.index(b)]
             rng = np.random.default_rng(index + [CLICK_MODELS.index(model)])
-            sessions = Sessions(triples, model, self.max_grade, rng, depth=self.depth, drafts=16)
+            sessions = SessionSimulator(triples, model, self.max_grade, depth=self.depth)
             queries = rng.integers(len(triples), size=self.max_sessions)
             shown_b, first = sessions.ab(queries, rng)
             rr = (first >= 0) / (np.abs(first) + 1.0)  # 0 without a click
