@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from coursekit.grading import grade_cli
 from coursekit.grading import grader as grade
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
             folder.mkdir()
             for i in range(args.copies):
                 shutil.copyfile(args.notebook, folder / f"student-{i:03d}.ipynb")
-            options = grade.parser().parse_args(
+            options = grade_cli.parser().parse_args(
                 [
                     str(folder),
                     "--out",

@@ -11,6 +11,13 @@ until the figure's new PNG is decoded (a widget without a figure shows "-"). Bet
 the benchmark waits for the kernel to be idle. The target of the course is a median of at most
 100 ms per control. Pass ``--pythonpath DIR`` to time another copy of coursekit (e.g. an older
 one extracted with ``git archive``): the kernel then imports coursekit from ``DIR``.
+
+``--split`` also says where the figure's time goes, as medians from the click (the kernel's
+``time.time()`` and the page's clock are the same machine's clock): *in* when the kernel starts
+handling the click's message, *drawn* when the widget's new PNG is made (``Widget._render``
+returns), *out* when the kernel has handled the message (tests and readouts included), *arrives*
+when the page receives the PNG. So ``in`` is the way to the kernel, ``drawn - in`` the Python
+side, ``arrives - drawn`` the way back, ``figure - arrives`` the browser's decoding and display.
 """
 
 from __future__ import annotations
@@ -87,6 +94,8 @@ CLICK = """async ([how, i]) => {
                10000);
   });
   t0 = performance.now();
+  window.coursekitClick = performance.timeOrigin + t0;
+  window.coursekitArrivals = [];
   if (how === 'toggle') {
     root.querySelectorAll('.widget-toggle-button')[i % 3].click();
   } else if (how === 'preset' || how === 'swap') {
@@ -107,6 +116,28 @@ CLICK = """async ([how, i]) => {
     handle.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
   }
   return await result;
+}"""
+# --split: the kernel writes [event, time in ms] lines to a file, the page logs PNG arrivals.
+TRACE = """import json as _json, time as _time
+from comm.base_comm import BaseComm as _BaseComm
+from coursekit.views.widgets import base as _base
+_trace = open({path!r}, "a")
+def _event(name):
+    _trace.write(_json.dumps([name, _time.time() * 1000]) + "\\n"); _trace.flush()
+def _traced(method, before, after):
+    def traced(*args, **kwargs):
+        _event(before); result = method(*args, **kwargs); _event(after); return result
+    return traced
+_BaseComm.handle_msg = _traced(_BaseComm.handle_msg, "in", "out")  # a message from the page
+_base.Widget._render = _traced(_base.Widget._render, "render", "drawn")
+"""
+HOOK = """() => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  window.coursekitArrivals = [];
+  kernel.iopubMessage.connect((_, msg) => {
+    if (msg.header.msg_type === 'comm_msg' && (msg.buffers || []).length)
+      window.coursekitArrivals.push(performance.timeOrigin + performance.now());
+  });
 }"""
 IDLE = """() => {
   const panel = window.jupyterapp.shell.currentWidget;
@@ -145,13 +176,43 @@ def run_notebook(page, path: str) -> None:
     page.wait_for_function(IDLE, timeout=120_000)
 
 
-def bench(page, url: str, path: str, controls, repeats: int) -> list[tuple[str, float, float]]:
+SPLIT = ("in", "drawn", "out", "arrives")
+
+
+def split_times(page, trace: Path) -> dict[str, float]:
+    """The times of one click's steps (see ``--split``), in ms from the click."""
+    t0 = page.evaluate("() => window.coursekitClick")
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    firsts: dict[str, float] = {}
+    for name, t in events:
+        if name != "out":  # the first message handled, the first PNG drawn
+            firsts.setdefault(name, t - t0)
+    outs = [t - t0 for name, t in events if name == "out"]
+    arrivals = page.evaluate("() => window.coursekitArrivals")
+    nan = float("nan")
+    return {
+        "in": firsts.get("in", nan),
+        "drawn": firsts.get("drawn", nan),
+        "out": max(outs, default=nan),  # the last message handled
+        "arrives": arrivals[0] - t0 if arrivals else nan,
+    }
+
+
+def bench(
+    page, url: str, path: str, controls, repeats: int, trace: Path | None = None
+) -> list[tuple[str, float, float, dict[str, float]]]:
+    """Per control: its name, the median readout and figure times, and with ``trace`` (the
+    kernel's event file) the median of each step of ``SPLIT``."""
     page.goto(url.format(path=path), timeout=90_000)
     run_notebook(page, path)
+    if trace is not None:
+        page.evaluate(HOOK)
     rows = []
     for control, how in controls:
-        reads, figures = [], []
+        reads, figures, splits = [], [], []
         for i in range(repeats + 2):
+            if trace is not None:
+                trace.write_text("")
             read, figure = page.evaluate(CLICK, [how, i])
             page.wait_for_function(IDLE, timeout=60_000)
             page.wait_for_timeout(150)
@@ -159,11 +220,18 @@ def bench(page, url: str, path: str, controls, repeats: int) -> list[tuple[str, 
                 reads.append(read)
                 if figure is not None:
                     figures.append(figure)
+                if trace is not None:
+                    splits.append(split_times(page, trace))
+        split = {
+            step: statistics.median(s[step] for s in splits) if splits else float("nan")
+            for step in SPLIT
+        }
         rows.append(
             (
                 control,
                 statistics.median(reads),
                 statistics.median(figures) if figures else float("nan"),
+                split,
             )
         )
     return rows
@@ -175,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="widgets by chapter, e.g. 05,08")
     parser.add_argument("--pythonpath", default=None, help="import coursekit from this folder")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument(
+        "--split", action="store_true", help="also time the kernel's side and the transfer"
+    )
     args = parser.parse_args(argv)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -193,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, (code, _) in enumerate(cases.values()):
             nb = nbformat.v4.new_notebook()
             nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(code)]
+            if args.split:
+                trace = root / f"trace{i}.jsonl"
+                nb.cells.append(nbformat.v4.new_code_cell(TRACE.format(path=str(trace))))
             nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
             nbformat.write(nb, root / f"bench{i}.ipynb")
         process, url = start(root, args.pythonpath)
@@ -204,21 +278,24 @@ def main(argv: list[str] | None = None) -> int:
                 for i, (name, (_, controls)) in enumerate(cases.items()):
                     context = browser.new_context(viewport={"width": 1400, "height": 1000})
                     page = context.new_page()
-                    for control, read, figure in bench(
-                        page, url, f"bench{i}.ipynb", controls, args.repeats
+                    trace = root / f"trace{i}.jsonl" if args.split else None
+                    for control, read, figure, split in bench(
+                        page, url, f"bench{i}.ipynb", controls, args.repeats, trace
                     ):
-                        results.append((name, control, read, figure))
-                        print(
+                        results.append((name, control, read, figure, split))
+                        line = (
                             f"{name:24} {control:22} readout {read:6.0f} ms  figure "
-                            f"{figure:6.0f} ms",
-                            flush=True,
+                            f"{figure:6.0f} ms"
                         )
+                        if args.split:
+                            line += "  (" + ", ".join(f"{k} {split[k]:.0f}" for k in SPLIT) + ")"
+                        print(line, flush=True)
                     context.close()
                 browser.close()
         finally:
             process.terminate()
             process.wait(timeout=20)
-    worst = max(max(r, f if f == f else 0) for _, _, r, f in results)
+    worst = max(max(r, f if f == f else 0) for _, _, r, f, _ in results)
     print(f"median of {args.repeats} clicks; target <= {TARGET_MS:.0f} ms; slowest {worst:.0f} ms")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

@@ -191,6 +191,30 @@ def test_picture_after_changes_equals_a_fresh_drawing():
     assert not np.array_equal(pixels(changed.image.value), pixels(fresh.image.value))
 
 
+def test_new_y_limits_and_measures_redraw_like_a_fresh_drawing():
+    # 12 queries (more than 8 bars: the bars are drawn as one collection); "near" differs from
+    # "base" by at most 0.04 (y axis ±0.05), "far" by up to 0.6 (y axis ±0.75)
+    queries = [f"q{i}" for i in range(1, 13)]
+    base = np.linspace(0.1, 0.65, 12)
+    near = base + np.array([0.04, -0.03, 0, 0.01, -0.02, 0.03, 0, 0, -0.04, 0.02, 0.01, 0])
+    far = np.clip(base + np.array([0.6, -0.1, 0.2, 0, -0.3, 0.1, 0.3, -0.2, 0, 0.1, 0, 0]), 0, 1)
+    ap = pd.DataFrame({"base": base, "near": near, "far": far}, index=queries)
+    scores = {"AP": ap, "P@5": ap.round(1)}
+    view = CompareSystems(scores, a="base", b="near", measure="AP")
+    canvas = view._canvas
+    for choice, limit in [
+        (("base", "far", "AP"), 0.75),  # a new y limit
+        (("base", "far", "P@5"), 0.75),  # a new measure
+        (("base", "near", "AP"), 0.05),  # back to the first frame
+        (("far", "near", "P@5"), 0.75),
+    ]:
+        view.select(*choice)
+        fresh = CompareSystems(scores, *choice)
+        assert view._canvas.ax.get_ylim() == pytest.approx((-limit, limit))
+        assert np.array_equal(pixels(view.image.value), pixels(fresh.image.value)), choice
+    assert view._canvas is canvas  # every frame drawn on the axes built first
+
+
 def test_the_bars_are_the_differences():
     view = CompareSystems(tables(), a="base", b="new")
     view.b.value = "other"

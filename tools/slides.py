@@ -1,6 +1,6 @@
 """Write the slide metadata of the chapter notebooks (live slides with jupyterlab-rise).
 
-    python tools/slides.py            # write the metadata of the chapters 00 to 08
+    python tools/slides.py            # write the metadata of every chapter
     python tools/slides.py --check    # fail (exit 1) if a notebook's metadata is out of date
     python tools/slides.py --summary  # slides and subslides per chapter
 
@@ -30,7 +30,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The chapters with a deck (add a new chapter here once it is written).
-CHAPTERS = sorted((ROOT / "notebooks").glob("0[0-8]_*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 #: The notebook's RISE settings: a 1280 x 720 deck; a single cell taller than the screen scrolls.
 RISE = {"width": 1280, "height": 720, "scroll": True, "enable_chalkboard": False}
 #: Height available for a slide's cells, in pixels at the lecture font size (720 minus margins).

@@ -33,6 +33,7 @@ __all__ = [
 
 SMALL = w.Layout(width="auto")
 KEPT_CANVASES = 6
+KEPT_FRAMES = 16  # frame bitmaps kept by a canvas (about 0.7 MB each)
 
 #: Readouts, messages and notes: colours of the JupyterLab theme (light fallbacks elsewhere).
 TEXT = "var(--jp-content-font-color1, #111)"
@@ -62,6 +63,11 @@ class BlitCanvas:
     Faster still, ``data`` (a function) gives the new data of each kept artist directly, in the
     order of the axes' lines then patches: an ``(x, y)`` pair for a line, a dict of setters
     (``{"height": h, "facecolor": c}``) for a bar, ``None`` to keep the artist as it is.
+
+    With ``data``, a ``frame`` function (given the axes: it sets what the key names, e.g. the
+    title and the y limits) lets a new key reuse the artists already built: ``frame(ax)``
+    changes them, the figure is drawn once more without its data, and that bitmap is kept for
+    the key (the last ``KEPT_FRAMES``), so that going back to the key redraws the data only.
     """
 
     def __init__(self) -> None:
@@ -72,11 +78,14 @@ class BlitCanvas:
         self.scratch = new_figure()[1]
         self.key: Any = None
         self.background = None
+        self.legend_box: tuple[float, float, float, float] | None = None
+        self.frames: dict[Any, tuple] = {}  # key -> (background, legend box), oldest first
         self.lines: list = []
 
-    def png(self, key: Any, draw, data=None) -> bytes:
+    def png(self, key: Any, draw, data=None, frame=None) -> bytes:
         fresh_data = None
-        if data is not None and key == self.key and self.background is not None:
+        same_frame = key == self.key
+        if data is not None and self.background is not None and (same_frame or frame):
             fresh_data = data()
             if len(fresh_data) != len(self.lines):
                 fresh_data = None
@@ -87,7 +96,10 @@ class BlitCanvas:
                         getattr(artist, f"set_{name}")(value)
                 elif new is not None:
                     artist.set_data(*new)
-        elif key != self.key or self.background is None:
+            if not same_frame:
+                frame(self.ax)
+                self._keep_frame(key)
+        elif not same_frame or self.background is None:
             self.ax.clear()
             draw(self.ax)
             self.lines = list(self.ax.lines) + list(self.ax.patches)  # lines and bars
@@ -95,9 +107,8 @@ class BlitCanvas:
                 line.set_animated(True)  # left out of the frame
             if self.ax.get_legend() is not None:
                 self.ax.get_legend().get_frame().set_alpha(1.0)
-            self.canvas.draw()
-            self.background = self.canvas.copy_from_bbox(self.figure.bbox)
-            self.key = key
+            self.frames.clear()  # drawn with other artists
+            self._keep_frame(key)
         else:
             self.scratch.clear()
             draw(self.scratch)
@@ -123,22 +134,43 @@ class BlitCanvas:
         else:
             for line in self.lines:
                 self.ax.draw_artist(line)
-        legend = self.ax.get_legend()
-        if legend is not None:  # keep the legend above the data, as a full drawing has it:
-            # its frame is opaque, so its pixels are those of the frame drawn once
-            box = legend.get_window_extent()
-            x0, y0 = np.floor([box.x0, box.y0])
-            x1, y1 = np.ceil([box.x1, box.y1])
-            top, bottom = self.figure.bbox.height - y1, self.figure.bbox.height - y0  # y down
-            self.canvas.restore_region(self.background, bbox=(x0, top, x1, bottom), xy=(x0, top))
+        if self.legend_box is not None:  # keep the legend above the data, as a full drawing
+            # has it: its frame is opaque, so its pixels are those of the frame drawn once
+            self.canvas.restore_region(
+                self.background, bbox=self.legend_box, xy=self.legend_box[:2]
+            )
         return plots.rgba_png(np.asarray(self.canvas.buffer_rgba()))
+
+    def _keep_frame(self, key: Any) -> None:
+        """Make the frame of ``key`` the background: the bitmap kept for it, or a new drawing
+        of the figure without its data (animated) artists, then kept."""
+        if key in self.frames:
+            self.background, self.legend_box = self.frames.pop(key)
+        else:
+            self.canvas.draw()
+            self.background = self.canvas.copy_from_bbox(self.figure.bbox)
+            self.legend_box = None
+            legend = self.ax.get_legend()
+            if legend is not None:  # the legend's box in pixels, y down (as restore_region)
+                box = legend.get_window_extent()
+                x0, y0 = np.floor([box.x0, box.y0])
+                x1, y1 = np.ceil([box.x1, box.y1])
+                height = self.figure.bbox.height
+                self.legend_box = (float(x0), float(height - y1), float(x1), float(height - y0))
+        self.frames[key] = (self.background, self.legend_box)  # the newest last
+        while len(self.frames) > KEPT_FRAMES:
+            self.frames.pop(next(iter(self.frames)))
+        self.key = key
 
     def _draw_bars(self, bars: list) -> None:
         from matplotlib.collections import PolyCollection
 
-        corners = [b.get_bbox() for b in bars]
-        verts = [[(c.x0, c.y0), (c.x0, c.y1), (c.x1, c.y1), (c.x1, c.y0)] for c in corners]
-        collection = PolyCollection(
+        # x0, y0, x1, y1 of each bar, as its bbox has them (without converting units again)
+        corners = np.array(
+            [(x, y, x + b.get_width(), y + b.get_height()) for b in bars for x, y in [b.get_xy()]]
+        )
+        verts = corners[:, [[0, 1], [0, 3], [2, 3], [2, 1]]]  # (bars, 4 corners, x y)
+        collection = PolyCollection(  # an array of polygons: built without checking each one
             verts,
             facecolors=[b.get_facecolor() for b in bars],
             edgecolors="none",
@@ -148,8 +180,9 @@ class BlitCanvas:
         )
         collection.set_clip_box(self.ax.bbox)
         collection.set_figure(self.figure)
-        collection.axes = self.ax
-        self.ax.draw_artist(collection)
+        # Not attached to the axes: the corners are numbers already, so the unit conversion
+        # of the categorical x axis (one new path per bar at each drawing) is not needed.
+        collection.draw(self.canvas.get_renderer())
 
 
 def nice_limit(value: float) -> float:
@@ -239,13 +272,17 @@ class Widget:
         self._canvas: BlitCanvas | None = None
         self._canvases: dict[Any, BlitCanvas] = {}  # other keys' canvases, oldest first
 
-    def _render(self, draw, key: Any = None, data=None) -> None:
+    def _render(self, draw, key: Any = None, data=None, frame=None) -> None:
         """Draw with ``draw(ax)`` and put the PNG into the Image widget; ``key`` names what
         fixes the frame (title, limits, legend), drawn once per key, and ``data`` gives the new
-        data of the artists directly (see :class:`BlitCanvas`)."""
-        # One canvas per key, the last few kept: going back to a key already seen (a DCG formula,
-        # a measure, a y limit) redraws only the data, on the frame drawn the first time.
-        if self._canvas is None or self._canvas.key != key:
+        data of the artists directly; ``frame(ax)`` changes an axes already drawn to the frame
+        of a new key (see :class:`BlitCanvas`)."""
+        if frame is not None:  # one canvas, which keeps a frame bitmap per key
+            self._canvas = self._canvas or BlitCanvas()
+        elif self._canvas is None or self._canvas.key != key:
+            # One canvas per key, the last few kept: going back to a key already seen (a DCG
+            # formula, a measure, a y limit) redraws only the data, on the frame drawn the
+            # first time.
             if self._canvas is not None and self._canvas.key is not None:
                 self._canvases[self._canvas.key] = self._canvas
             self._canvas = self._canvases.pop(key, None) or BlitCanvas()
@@ -253,7 +290,7 @@ class Widget:
                 self._canvases.pop(next(iter(self._canvases)))
         if self.image is None:
             self.image = image_widget()
-        self.image.value = self._canvas.png(key, draw, data)
+        self.image.value = self._canvas.png(key, draw, data, frame)
 
     def _state(self) -> dict[str, Any]:
         """The constructor's arguments that rebuild the widget as it is now."""

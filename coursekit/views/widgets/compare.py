@@ -323,5 +323,11 @@ class CompareSystems(Widget):
                 for d, c in zip(difference.tolist(), colours, strict=True)
             ]
 
-        # each frame (measure, y limit) is drawn once, then only the bars (see Widget._render)
-        self._render(draw, key=(measure, limit), data=data)
+        def frame(ax):  # what the key names, set as draw sets it: the bars and labels stay
+            ax.set_title(f"{measure}, query by query: B − A")
+            ax.set_ylabel(f"{measure}: B − A")
+            ax.set_ylim(-limit, limit)
+
+        # Each frame (measure, y limit) is drawn once, then only the bars; a new frame reuses
+        # the axes built for the first (see Widget._render).
+        self._render(draw, key=(measure, limit), data=data, frame=frame)

@@ -135,9 +135,8 @@ class RelevanceToggler(Widget):
             "R-precision": r_precision(rels, n),
             "RR": reciprocal_rank(rels),
         }
-        for button in self.buttons:  # the click's own feedback first, then readout and figure
+        for button in self.buttons:  # the click's own feedback first, then figure and readout
             button.button_style = "success" if button.value else ""
-        self.readout_html.value = table_html(self.values)
         rows = pr_rows(rels, n)
 
         def data():
@@ -153,4 +152,7 @@ class RelevanceToggler(Widget):
             lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left"),
             data=data,
         )
+        # The figure's message goes before the readout's: the page handles a kernel's messages
+        # one after the other, and the figure, the larger one, is what the click waits for.
+        self.readout_html.value = table_html(self.values)
         self.table_html.value = pr_html(rows)  # the table below the figure comes last
