@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from .judging import compare_outputs, judge_value
 from .portable import function_source
-from .questions import PASSED, Choice, Function, Mistake, Value, digest
+from .questions import (
+    PASSED,
+    Choice,
+    Function,
+    Mistake,
+    Value,
+    digest,
+    distinct_mistakes,
+    without_harmless_mistakes,
+)
 from .selfcheck import check, start
 
 __all__ = [
@@ -21,7 +30,9 @@ __all__ = [
     "check",
     "compare_outputs",
     "digest",
+    "distinct_mistakes",
     "function_source",
     "judge_value",
     "start",
+    "without_harmless_mistakes",
 ]

@@ -177,6 +177,37 @@ def _finest(hashed: dict[str, Any]) -> list[str]:
     return [h[max(h, key=int)] for h in items]
 
 
+def distinct_mistakes(expected: Any, *mistakes: Mistake, decimals: int = 4) -> list[Mistake]:
+    """The ``mistakes`` whose value differs from ``expected`` and from every mistake kept before
+    it, to ``decimals`` decimals, as the self-check compares them.
+
+    A student's own data (a variant) can make a slip harmless: its value is then the right one,
+    which :class:`Value` refuses. A key that draws its data passes its mistakes through this.
+
+    >>> kept = distinct_mistakes(0.5, Mistake(0.5, "same"), Mistake(0.25, "a"), Mistake(0.25, "b"))
+    >>> [m.hint for m in kept]
+    ['a']
+    """
+    probe = Value("probe", expected, decimals=decimals)
+    seen, kept = [_finest(probe._hashed("same", expected))], []
+    for m in mistakes:
+        finest = _finest(probe._hashed("same", m.value))
+        if finest not in seen:
+            seen.append(finest)
+            kept.append(m)
+    return kept
+
+
+def without_harmless_mistakes(questions: Sequence[Any]) -> list[Any]:
+    """``questions`` with each :class:`Value`'s mistakes passed through
+    :func:`distinct_mistakes` (to the question's decimals): what a key that draws its data
+    returns from ``generate(rng)``."""
+    for q in questions:
+        if isinstance(q, Value) and q.mistakes:
+            q.mistakes = distinct_mistakes(q.expected, *q.mistakes, decimals=q.decimals)
+    return list(questions)
+
+
 def _kind(e: Any) -> str:
     """The kind of an expected value: float, int, text, floats, ints or ids."""
     if isinstance(e, str):

@@ -13,7 +13,7 @@ last. Hidden inputs (``hidden=``) are used by the grader only.
 from itertools import combinations
 
 import coursekit as ck
-from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
 N_RELEVANT, N_MAX = 6, 25
 FOUND_AT = {"A": [1, 2, 4], "B": [3, 7, 11, 16, 22], "C": [2, 19, 21, 23, 24, 25]}
@@ -127,22 +127,6 @@ def _draw(rng) -> dict[str, list[int]]:
             return found
 
 
-def _distinct(expected, *mistakes: Mistake) -> list[Mistake]:
-    """The mistakes whose value differs from the expected one (to 4 decimals) and from the
-    mistakes before them: drawn data can make a slip harmless."""
-
-    def rounded(value):
-        items = value if isinstance(value, list) else [value]
-        return [round(float(x), 4) if isinstance(x, float) else x for x in items]
-
-    seen, kept = [rounded(expected)], []
-    for m in mistakes:
-        if rounded(m.value) not in seen:
-            seen.append(rounded(m.value))
-            kept.append(m)
-    return kept
-
-
 def data_cell(found: dict[str, list[int]]) -> str:
     """The source of the exercise's data cell for these ranks."""
     ranks = ", ".join(f'"{s}": {[int(r) for r in found[s]]}' for s in SYSTEMS)
@@ -159,9 +143,7 @@ def generate(rng):
     found = FOUND_AT if rng is None else _draw(rng)
     assert _fits(found), found
     questions = _questions(found)
-    for q in questions:
-        if isinstance(q, Value):
-            q.mistakes = _distinct(q.expected, *q.mistakes)
+    questions = without_harmless_mistakes(questions)
     return data_cell(found), questions
 
 

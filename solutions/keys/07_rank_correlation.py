@@ -16,7 +16,7 @@ from itertools import permutations
 import numpy as np
 
 import coursekit as ck
-from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
 AP = {
     "bm25": [0.56, 0.46, 0.49, 0.39, 0.33, 0.12, 0.64, 0.45],
@@ -127,31 +127,13 @@ def data_cell(ap, ndcg10, p10) -> str:
     )
 
 
-def _distinct(expected, *mistakes: Mistake) -> list[Mistake]:
-    """The mistakes whose value differs from the expected one (to 4 decimals) and from the
-    mistakes before them: drawn data can make a slip harmless."""
-
-    def rounded(value):
-        items = value if isinstance(value, list) else [value]
-        return [round(float(x), 4) if isinstance(x, float) else x for x in items]
-
-    seen, kept = [rounded(expected)], []
-    for m in mistakes:
-        if rounded(m.value) not in seen:
-            seen.append(rounded(m.value))
-            kept.append(m)
-    return kept
-
-
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     scores drawn from the numpy Generator ``rng``."""
     data = (AP, NDCG10, P10) if rng is None else _draw(rng)
     assert _fits(*data)
     questions = _questions(*data)
-    for q in questions:
-        if isinstance(q, Value):
-            q.mistakes = _distinct(q.expected, *q.mistakes)
+    questions = without_harmless_mistakes(questions)
     return data_cell(*data), questions
 
 
