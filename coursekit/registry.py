@@ -1,15 +1,11 @@
 """Measure names, as in ir_measures: ``AP``, ``P@10``, ``nDCG@10``, ``RR`` ...
 
-:func:`parse_measure` turns a name into a :class:`Measure` that computes the value for one query
-with the readable functions of :mod:`coursekit.ranked`, :mod:`coursekit.graded` and
-:mod:`coursekit.recall`, and, for most families, for every query at once with numpy (the form
-:func:`coursekit.evaluate` uses; tested equal to the readable one).
-
-Adding a measure is one place: its per-query function, its vectorised function (optional) and
-one ``_Family`` line in ``_FAMILIES``. A family whose ``every`` is ``None`` has only the readable
-per-query function: :func:`coursekit.evaluate` then computes it query by query (``Bpref``,
-``infAP``, ``RBP(p=...)``, ``ERR@k``, ``IPrec``, ``PRES``, ``MOR``); ``known_measures()`` marks
-them "(per query)".
+:func:`parse_measure` turns a name into a :class:`Measure`: the value for one query with the
+readable functions of :mod:`coursekit.measures`, and, for most families, for every query at once
+with numpy (the form :func:`coursekit.evaluate` uses; tested equal to the readable one). Adding
+a measure is one place: its per-query function, its vectorised one (optional) and one line in
+``_FAMILIES``. Without a vectorised one (Bpref, infAP, RBP, ERR, IPrec, PRES, MOR),
+:func:`coursekit.evaluate` computes it query by query; ``known_measures()`` marks them so.
 """
 
 from __future__ import annotations
@@ -25,20 +21,16 @@ from .measures import graded, incomplete, ranked, user
 from .measures import recall_oriented as recall
 from .validation import RELEVANCE_THRESHOLD
 
-__all__ = ["Measure", "Rankings", "parse_measure", "known_measures"]
+__all__ = ["Measure", "Rankings", "parse_measure", "known_measures", "PARAM_KINDS"]
 
 
 @dataclass(frozen=True)
 class Rankings:
-    """Every evaluated query's ranking at once, for the vectorised form of each measure.
-
-    Rows are retrieved documents in trec_eval's order: grouped by query, each query's rows by
-    rank. ``query`` is each row's query index (0 .. n_queries - 1), ``rank`` its 1-based rank,
-    ``grade`` its judged grade (0 when unjudged); ``judged_query`` and ``judged_grade`` list
-    every judgment of the evaluated queries. ``doc`` and ``judged_doc`` (optional) are the doc
-    codes of the rows and of the judgments, for the measures that tell unjudged documents apart
-    (Bpref, infAP).
-    """
+    """Every evaluated query's ranking at once, for the vectorised form of each measure. Rows
+    are retrieved documents in trec_eval's order (by query, then rank): ``query`` is each row's
+    query index, ``rank`` its 1-based rank, ``grade`` its grade (0 when unjudged);
+    ``judged_query`` and ``judged_grade`` list every judgment of the evaluated queries; ``doc``
+    and ``judged_doc`` (optional), doc codes for the measures that tell unjudged apart."""
 
     query: np.ndarray
     rank: np.ndarray
@@ -78,37 +70,52 @@ class Rankings:
         return np.where(n > 0, totals / np.where(n > 0, n, 1.0), 0.0)
 
 
+#: What :attr:`Measure.param` holds, by ``param_kind``.
+PARAM_KINDS = {
+    "k": "a rank cut-off: only the top k documents count (P@10, R@100, nDCG@10, ERR@20)",
+    "n_max": "N_max, the number of documents a user would examine (PRES@100, MOR@100)",
+    "level": "a recall level between 0 and 1 (IPrec@0.3)",
+    "p": "RBP's persistence p, strictly between 0 and 1 (RBP(p=0.8))",
+}
+
+
 @dataclass(frozen=True)
 class Measure:
     """A measure for one query, ``measure(rels, n_relevant, judged_grades)``, and, when it has
-    one, for every query at once, ``measure.every(rankings)`` (the same numbers, vectorised)."""
+    one, for every query at once, ``measure.every(rankings)`` (the same numbers, vectorised).
+    ``param`` is its parameter (None if it has none), ``param_kind`` what that is: ``"k"``,
+    ``"n_max"``, ``"level"`` or ``"p"`` (see :data:`PARAM_KINDS`); ``cutoff``, its old name."""
 
     name: str  #: canonical name, e.g. "P@10"
     family: str  #: "P"
-    cutoff: int | float | None  #: 10
+    param: int | float | None  #: 10
+    param_kind: str | None  #: "k"
     description: str
     compute: Callable[..., float] = field(repr=False, compare=False)
     vectorised: Callable[..., np.ndarray] | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def cutoff(self) -> int | float | None:
+        """The former name of :attr:`param` (whatever its kind), kept so old code runs."""
+        return self.param
+
     def __call__(self, rels: np.ndarray, n_relevant: int, judged: np.ndarray, **options) -> float:
-        return float(self.compute(rels, n_relevant, judged, self.cutoff, **options))
+        return float(self.compute(rels, n_relevant, judged, self.param, **options))
 
     def every(self, rankings: Rankings, **options) -> np.ndarray:
         """The value for every query of ``rankings`` (needs a vectorised form)."""
         if self.vectorised is None:
             raise ValueError(f"{self.name} has no vectorised form: compute it query by query")
-        return np.asarray(self.vectorised(rankings, self.cutoff, **options), dtype=float)
+        return np.asarray(self.vectorised(rankings, self.param, **options), dtype=float)
 
 
-# Each family: its per-query function (rels, n_relevant, judged grades, parameter) and, side by
-# side, its vectorised one (Rankings, parameter), or None when only the per-query one exists.
-
-
-def _ap(rels, n, judged, cutoff, **_):
+# Each family: its per-query function (rels, n_relevant, judged grades, param) and, side by
+# side, its vectorised one (Rankings, param), or None when only the per-query one exists.
+def _ap(rels, n, judged, _param, **_):
     return ranked.average_precision(rels, n)
 
 
-def _ap_every(r: Rankings, cutoff, **_):
+def _ap_every(r: Rankings, _param, **_):
     return r.over_relevant(r.per_query(np.where(r.relevant, r.relevant_so_far / r.rank, 0.0)))
 
 
@@ -128,19 +135,19 @@ def _r_every(r: Rankings, k, **_):
     return r.over_relevant(r.per_query(r.relevant & (r.rank <= k)))
 
 
-def _rprec(rels, n, judged, cutoff, **_):
+def _rprec(rels, n, judged, _param, **_):
     return ranked.r_precision(rels, n)
 
 
-def _rprec_every(r: Rankings, cutoff, **_):
+def _rprec_every(r: Rankings, _param, **_):
     return r.over_relevant(r.per_query(r.relevant & (r.rank <= r.n_relevant[r.query])))
 
 
-def _rr(rels, n, judged, cutoff, **_):
+def _rr(rels, n, judged, _param, **_):
     return ranked.reciprocal_rank(rels)
 
 
-def _rr_every(r: Rankings, cutoff, **_):
+def _rr_every(r: Rankings, _param, **_):
     value = np.zeros(r.n_queries)
     rows = np.flatnonzero(r.relevant)
     queries, first = np.unique(r.query[rows], return_index=True)
@@ -153,30 +160,37 @@ def _ndcg(rels, n, judged, k, ndcg_variant="trec", **_):
 
 
 def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
-    dcg = r.per_query(_dcg_contributions(r.grade, r.rank, k, ndcg_variant))
-    ideal_order = np.lexsort((-r.judged_grade, r.judged_query))
-    query = r.judged_query[ideal_order]
+    rows, contributions = _dcg_contributions(r.grade, r.rank, k, ndcg_variant)
+    dcg = np.bincount(r.query[rows], weights=contributions, minlength=r.n_queries)
+    # the ideal ranking: each query's judgments by grade, descending; a judgment whose gain is
+    # 0 (grade 0 or below) adds nothing and comes after every positive grade, so it is left out
+    grades, queries = r.judged_grade, r.judged_query
+    if not np.any(graded.discounted_gains(np.unique(grades[grades <= 0]), ndcg_variant)):
+        positive = np.flatnonzero(grades > 0)
+        grades, queries = grades[positive], queries[positive]
+    ideal_order = np.lexsort((-grades, queries))
+    query = queries[ideal_order]
     starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if query.size else query
     rank = np.arange(query.size) - np.repeat(starts, np.diff(np.r_[starts, query.size])) + 1
-    contributions = _dcg_contributions(r.judged_grade[ideal_order], rank, k, ndcg_variant)
-    ideal = np.bincount(query, weights=contributions, minlength=r.n_queries)
+    rows, contributions = _dcg_contributions(grades[ideal_order], rank, k, ndcg_variant)
+    ideal = np.bincount(query[rows], weights=contributions, minlength=r.n_queries)
     return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
 
 
 def _dcg_contributions(grades: np.ndarray, rank: np.ndarray, k: int | None, variant: str):
-    """Each row's contribution to DCG@k, from :func:`coursekit.graded.discounted_gains` itself:
-    a grade's gain is its contribution at rank 1, and a gain of 1 at rank r is 1 / discount."""
+    """The rows within the cut-off and their contributions to DCG@k (the others add 0), from
+    :func:`coursekit.graded.discounted_gains` itself: a grade's gain is its contribution at
+    rank 1, and a gain of 1 at rank r is 1 / discount."""
+    deepest = int(rank.max(initial=0)) if k is None else min(k, int(rank.max(initial=0)))
+    rows = np.flatnonzero(rank <= deepest) if k is not None else np.arange(rank.size)
+    grades, rank = grades[rows], rank[rows]
     levels = np.unique(grades[:: max(1, grades.size // 4096)])  # a sample first: few grades
     if not np.isin(grades, levels).all():
         levels = np.unique(grades)
     gain = np.array([graded.discounted_gains([g], variant)[0] for g in levels])
     gain = gain[np.searchsorted(levels, grades)]
-    deepest = int(rank.max(initial=0)) if k is None else min(k, int(rank.max(initial=0)))
     per_rank = graded.discounted_gains(np.ones(deepest), variant)
-    inside = rank <= deepest
-    contributions = np.zeros(rank.size)
-    contributions[inside] = gain[inside] * per_rank[rank[inside] - 1]
-    return contributions
+    return rows, gain * per_rank[rank - 1]
 
 
 def _iprec(rels, n, judged, level, **_):
@@ -191,39 +205,35 @@ def _mor(rels, n, judged, n_max, **_):
     return recall.mor(rels, n, n_max)
 
 
-def _num_ret(rels, n, judged, cutoff, **_):
+def _num_ret(rels, n, judged, _param, **_):
     return float(len(rels))
 
 
-def _num_ret_every(r: Rankings, cutoff, **_):
+def _num_ret_every(r: Rankings, _param, **_):
     return np.bincount(r.query, minlength=r.n_queries).astype(float)
 
 
-def _num_rel(rels, n, judged, cutoff, **_):
+def _num_rel(rels, n, judged, _param, **_):
     return float(n)
 
 
-def _num_rel_every(r: Rankings, cutoff, **_):
+def _num_rel_every(r: Rankings, _param, **_):
     return r.n_relevant.copy()
 
 
-def _num_rel_ret(rels, n, judged, cutoff, **_):
+def _num_rel_ret(rels, n, judged, _param, **_):
     return float(np.count_nonzero(np.asarray(rels) >= 1))
 
 
-def _num_rel_ret_every(r: Rankings, cutoff, **_):
+def _num_rel_ret_every(r: Rankings, _param, **_):
     return r.per_query(r.relevant)
 
 
 def _incomplete_grades(rels, judged, docs=None, judged_docs=None):
-    """``(grades, pooled, n_relevant, n_nonrelevant)`` of one query for Bpref and infAP.
-
-    With the doc codes of the ranking (``docs``) and of the query's judgments (``judged_docs``,
-    in the order of ``judged``), as :func:`coursekit.evaluate` passes them, a retrieved document
-    absent from the qrels is unjudged, and a negative grade is pooled but unjudged
-    (:func:`coursekit.incomplete.judge_incomplete`). Without them, ``rels`` is read as grades
-    with ``nan`` for an unjudged document (none pooled).
-    """
+    """``(grades, pooled, n_relevant, n_nonrelevant)`` of one query for Bpref and infAP. With
+    the doc codes of the ranking and of the judgments (as :func:`coursekit.evaluate` passes
+    them), a retrieved document absent from the qrels is unjudged and a negative grade pooled
+    (:func:`coursekit.incomplete.judge_incomplete`); else ``rels`` holds ``nan`` if unjudged."""
     n_relevant, n_nonrelevant = incomplete.judgment_counts(np.asarray(judged, dtype=float))
     if docs is None or judged_docs is None:
         grades = incomplete.as_incomplete_grades(rels, "rels")
@@ -233,12 +243,12 @@ def _incomplete_grades(rels, judged, docs=None, judged_docs=None):
     return grades, pooled, n_relevant, n_nonrelevant
 
 
-def _bpref(rels, n, judged, cutoff, docs=None, judged_docs=None, **_):
+def _bpref(rels, n, judged, _param, docs=None, judged_docs=None, **_):
     grades, _pooled, n_rel, n_nonrel = _incomplete_grades(rels, judged, docs, judged_docs)
     return incomplete.bpref(grades, n_rel, n_nonrel)
 
 
-def _infap(rels, n, judged, cutoff, docs=None, judged_docs=None, **_):
+def _infap(rels, n, judged, _param, docs=None, judged_docs=None, **_):
     grades, pooled, n_rel, _n_nonrel = _incomplete_grades(rels, judged, docs, judged_docs)
     return incomplete.infap(grades, n_rel, pooled=pooled)
 
@@ -261,7 +271,7 @@ def _err(rels, n, judged, k, max_grade=None, **_):
 
 @dataclass(frozen=True)
 class _Family:
-    parameter: str  # "none" | "optional" | "int" | "level" | "persistence" (RBP(p=0.8))
+    parameter: str  # "none" | "optional" | "int" | "n_max" | "level" | "persistence" (RBP(p=0.8))
     one: Callable[..., float]  # per query
     every: Callable[..., np.ndarray] | None  # every query at once, or None
     description: str
@@ -278,8 +288,8 @@ _FAMILIES: dict[str, _Family] = {
         "optional", _ndcg, _ndcg_every, "normalised discounted cumulated gain (nDCG, nDCG@k)"
     ),
     "IPrec": _Family("level", _iprec, None, "interpolated precision at a recall level (IPrec@0.3)"),
-    "PRES": _Family("int", _pres, None, "PRES with N_max documents (PRES@100)"),
-    "MOR": _Family("int", _mor, None, "MOR with N_max documents (MOR@100)"),
+    "PRES": _Family("n_max", _pres, None, "PRES with N_max documents (PRES@100)"),
+    "MOR": _Family("n_max", _mor, None, "MOR with N_max documents (MOR@100)"),
     "NumRet": _Family("none", _num_ret, _num_ret_every, "number of documents retrieved"),
     "NumRel": _Family(
         "none", _num_rel, _num_rel_every, "number of relevant documents of the query"
@@ -297,6 +307,8 @@ _FAMILIES: dict[str, _Family] = {
     ),
 }
 
+# the kind of parameter (Measure.param_kind) of each form of family
+_PARAM_KIND = {"optional": "k", "int": "k", "n_max": "n_max", "level": "level", "persistence": "p"}
 _DEFAULT_PERSISTENCE = 0.8  # RBP alone is RBP(p=0.8), as in ir_measures
 
 _NAME = re.compile(
@@ -308,6 +320,7 @@ _PERSISTENCE = re.compile(r"^\s*p\s*=\s*(?P<p>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)
 def known_measures() -> str:
     """One line per measure family: the forms :func:`parse_measure` accepts."""
     forms = {"none": "{f}", "optional": "{f}, {f}@k", "int": "{f}@k", "level": "{f}@r"}
+    forms["n_max"] = "{f}@N"
     forms["persistence"] = "{f}, {f}(p=0.8)"
     return "\n".join(
         f"{forms[spec.parameter].format(f=family):<16} {spec.description}"
@@ -324,9 +337,12 @@ def parse_measure(name: str) -> Measure:
     """The :class:`Measure` called ``name``; an unknown name is a ``ValueError`` listing the
     known ones.
 
-    >>> parse_measure("P@10")
-    Measure(name='P@10', family='P', cutoff=10, description='precision at rank k (P@k)')
-    >>> parse_measure("nDCG").cutoff is None
+    >>> m = parse_measure("P@10")
+    >>> m.name, m.family, m.param, m.param_kind
+    ('P@10', 'P', 10, 'k')
+    >>> parse_measure("PRES@100").param_kind
+    'n_max'
+    >>> parse_measure("nDCG").param is None
     True
     """
     if not isinstance(name, str):
@@ -339,26 +355,29 @@ def parse_measure(name: str) -> Measure:
     family, param = match["family"], match["param"]
     spec = _FAMILIES[family]
     kind = spec.parameter
-    cutoff: int | float | None = None
+    param_value: int | float | None = None
     if kind == "persistence":
         return _persistence_measure(name, family, match["args"], param, spec)
     if match["args"] is not None:
         raise _unknown(name, f"{family} takes no (...) parameter")
     if kind == "none" and param is not None:
         raise _unknown(name, f"{family} takes no @ parameter")
-    if kind in ("int", "level") and param is None:
+    if kind in ("int", "n_max", "level") and param is None:
         raise _unknown(name, f"{family} needs a parameter, e.g. {family}@10")
     if param is not None:
         if kind == "level":
-            cutoff = float(param)
-            if not 0 <= cutoff <= 1:
+            param_value = float(param)
+            if not 0 <= param_value <= 1:
                 raise _unknown(name, "a recall level is between 0 and 1")
         else:
             if "." in param or int(param) <= 0:
                 raise _unknown(name, "the cut-off must be a positive integer")
-            cutoff = int(param)
-    canonical = family if cutoff is None else f"{family}@{param}"
-    return Measure(canonical, family, cutoff, spec.description, spec.one, spec.every)
+            param_value = int(param)
+    if param_value is None:
+        return Measure(family, family, None, None, spec.description, spec.one, spec.every)
+    canonical = f"{family}@{param}"
+    kind = _PARAM_KIND[kind]
+    return Measure(canonical, family, param_value, kind, spec.description, spec.one, spec.every)
 
 
 def _persistence_measure(
@@ -378,4 +397,4 @@ def _persistence_measure(
             f"{name!r}: the persistence p of {family} must be strictly between 0 and 1 "
             f"(0.5 impatient, 0.8 average, 0.95 persistent user), got {p!r}"
         )
-    return Measure(f"{family}(p={p!r})", family, p, spec.description, spec.one, spec.every)
+    return Measure(f"{family}(p={p!r})", family, p, "p", spec.description, spec.one, spec.every)

@@ -109,8 +109,8 @@ def test_rbp_and_err_by_hand():
 def test_names_and_known_measures():
     assert parse_measure("RBP(p=0.8)").name == "RBP(p=0.8)"
     assert parse_measure("RBP").name == "RBP(p=0.8)"
-    assert parse_measure("RBP( p = 0.95 )").cutoff == 0.95
-    assert parse_measure("ERR@20").cutoff == 20
+    assert parse_measure("RBP( p = 0.95 )").param == 0.95
+    assert parse_measure("ERR@20").param == 20
     assert parse_measure("Bpref").vectorised is None
     listing = known_measures()
     for family in ("Bpref", "infAP", "RBP", "ERR"):

@@ -71,7 +71,7 @@ def test_evaluate_missing_as_zero_includes_qrels_queries_absent_from_run(fast):
 
 def test_evaluate_measure_objects_and_registry():
     measure = ck.parse_measure("P@2")
-    assert (measure.name, measure.family, measure.cutoff) == ("P@2", "P", 2)
+    assert (measure.name, measure.family, measure.param) == ("P@2", "P", 2)
     assert measure([1, 0, 1], 2, [1, 1]) == pytest.approx(1 / 2)
     result = ck.evaluate(RUN, QRELS, measure)
     assert list(result.mean.index) == ["P@2"]

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
-from .fastcodes import packed_codes
+from .fastcodes import numbers_array, packed_codes, strings_array
 
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
@@ -49,10 +49,12 @@ class Encoded:
     qrels_doc: np.ndarray
     grades: np.ndarray
     docs: pd.Index  #: every doc id of run and qrels; doc codes index it
+    run_complete: bool = True  #: every row of the run is kept (all its queries are evaluated)
 
 
-def run_side(run: Any) -> Side:
-    """A run (path, DataFrame or nested dict) as codes; checks scores and duplicates."""
+def run_side(run: Any, check_duplicates: bool = True) -> Side:
+    """A run (path, DataFrame or nested dict) as codes; checks scores, and duplicates unless
+    the caller checks them itself (``check_duplicates=False``; see :func:`check_run_pairs`)."""
     if isinstance(run, (str, os.PathLike)):
         run = read_run(run)
     if isinstance(run, Mapping):
@@ -64,8 +66,18 @@ def run_side(run: Any) -> Side:
             "a run must be a path, a DataFrame (query_id, doc_id, score) or a dict "
             f"{{query_id: {{doc_id: score}}}}, got {type(run).__name__}"
         )
-    _check_no_duplicates(side, "retrieved")
+    if check_duplicates:
+        _check_no_duplicates(side, "retrieved")
     return side
+
+
+def check_run_pairs(run: Side, repeated: bool | None, complete: bool) -> None:
+    """Raise if a document appears twice for one query of ``run``: ``repeated`` says whether
+    some pair is repeated among the evaluated rows (None: not known); ``complete``, whether
+    those are all the run's rows. Checks again, on all rows, only when needed."""
+    if repeated is False and complete:
+        return
+    _check_no_duplicates(run, "retrieved")
 
 
 def qrels_side(qrels: Any) -> Side:
@@ -126,6 +138,7 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
         qrels_doc=_kept(in_run[qrels.doc], qrels_keep),
         grades=_kept(qrels.value, qrels_keep),
         docs=docs,
+        run_complete=bool(run_keep.all()),
     )
 
 
@@ -303,7 +316,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
             )
     doc_ids = list(chain.from_iterable(rankings))
     values = list(chain.from_iterable(r.values() for r in rankings))
-    array = _numbers(values)
+    array = numbers_array(values)
     if array is None:  # not only ints and floats (or empty): checked one by one
         _check_numbers(nested, values, value_name, what)
         array = np.array(values, dtype=float) if values else np.zeros(0)
@@ -312,7 +325,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
     query_ids = pd.Index([str(q) for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
-    strings = _only_strings(doc_ids)
+    strings = strings_array(doc_ids)
     distinct = strings is not None and query_ids.is_unique  # dict keys, unchanged
     if strings is None:
         if not set(map(type, doc_ids)) <= {str}:
@@ -333,34 +346,6 @@ def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) ->
     types = set(map(type, values))
     if not all(issubclass(t, _NUMBER_TYPES) and not issubclass(t, (bool, np.bool_)) for t in types):
         _raise_for_value(nested, value_name, what, lambda v: not _is_number(v), "must be a number")
-
-
-def _numbers(values: list) -> np.ndarray | None:
-    """``values`` as floats when pyarrow reads them all as ints or floats (no bool, no None),
-    else None; one pass, faster than checking each value's type."""
-    import pyarrow as pa
-
-    try:
-        array = pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
-        return None
-    kind = array.type
-    if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
-        return None
-    return array.to_numpy(zero_copy_only=False).astype(float, copy=False)
-
-
-def _only_strings(values: list) -> Any:
-    """``values`` as a pyarrow string array when they are all Python strings, else None."""
-    import pyarrow as pa
-
-    try:
-        array = pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
-        return None
-    if array.null_count or not pa.types.is_string(array.type):
-        return None  # e.g. bytes (binary), or None in a list of strings
-    return array
 
 
 def _is_number(value: Any) -> bool:

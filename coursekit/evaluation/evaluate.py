@@ -31,9 +31,9 @@ import pandas as pd
 
 from ..measures.graded import VARIANTS
 from ..registry import Measure, Rankings, parse_measure
-from ..trec.order import string_ranks, trec_order
+from ..trec.order import in_trec_order, string_ranks, trec_order
 from ..validation import check_bool, check_choice
-from .encode import Encoded, encode, qrels_side, run_side
+from .encode import Encoded, check_run_pairs, encode, qrels_side, run_side
 from .fastcodes import match_pairs
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
@@ -130,9 +130,10 @@ def evaluate(
     fast = check_bool(fast, "fast")
     parsed = _measures(measures)
     qrels_codes = qrels_side(qrels)
-    run_codes = run_side(run)
+    run_codes = run_side(run, check_duplicates=False)  # checked with the judgments' look-up
     encoded = encode(run_codes, qrels_codes, missing_as_zero)
-    rankings = _rank(encoded, score_precision)
+    rankings, repeated = _rank(encoded, score_precision)
+    check_run_pairs(run_codes, repeated, encoded.run_complete)
     # ERR's maximum grade G: the highest grade of the qrels given (at least 1), as trec_eval-style
     # tools take the collection's maximum grade
     max_grade = max(1.0, float(qrels_codes.value.max()))
@@ -150,22 +151,23 @@ def evaluate(
     return Evaluation(per_query=tidy, mean=wide.mean(axis=0))
 
 
-def _rank(encoded: Encoded, score_precision: str) -> Rankings:
-    """Every query's ranking in trec_eval's order, with the grade of each retrieved document."""
+def _rank(encoded: Encoded, score_precision: str) -> tuple[Rankings, bool | None]:
+    """Every query's ranking in trec_eval's order, with the grade of each retrieved document,
+    and whether some (query, doc) pair of the run is repeated (None: not looked at)."""
     scores = encoded.scores
     if score_precision == "float32":
         scores = scores.astype(np.float32).astype(np.float64)
-    order = trec_order(
-        encoded.run_query, scores, lambda: string_ranks(encoded.docs), encoded.run_doc
-    )
-    query = encoded.run_query[order]
-    doc = encoded.run_doc[order]
+    query, doc, order = encoded.run_query, encoded.run_doc, None
+    if not in_trec_order(query, scores):  # else the rows stay as they are
+        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), doc)
+        query, doc = query[order], doc[order]
     # the grade of each retrieved document: 0 when unjudged
     width = max(len(encoded.docs), 1)
     qrels_key = encoded.qrels_query * width + encoded.qrels_doc
     matched = match_pairs(encoded.run_query * width + encoded.run_doc, qrels_key)
+    repeated = None
     if matched is not None:  # one sort of integers
-        found = matched[0][order]
+        found, repeated = matched[0] if order is None else matched[0][order], matched[1]
     else:
         found = pd.Index(qrels_key).get_indexer(query * width + doc)
     grade = np.where(found >= 0, encoded.grades[found], 0.0)
@@ -180,7 +182,7 @@ def _rank(encoded: Encoded, score_precision: str) -> Rankings:
         judged_grade=encoded.grades,
         doc=doc,
         judged_doc=encoded.qrels_doc,
-    )
+    ), repeated
 
 
 def _query_by_query(

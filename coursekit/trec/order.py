@@ -45,9 +45,7 @@ def trec_order(
     n = query.size
     if n == 0:
         return np.zeros(0, dtype=np.intp)
-    same_query = query[1:] == query[:-1]
-    contiguous = n - int(np.count_nonzero(same_query)) == np.count_nonzero(np.bincount(query))
-    if contiguous and not np.any(same_query & (scores[1:] > scores[:-1])):
+    if _by_score(query, scores):
         order = np.arange(n)  # already ranked, as a run file usually is (queries in any order)
     else:
         order, complete = _by_query_and_score(query, scores, doc_ranks, doc)
@@ -71,15 +69,39 @@ def trec_order(
     return order
 
 
+def in_trec_order(query: np.ndarray, scores: np.ndarray) -> bool:
+    """Whether the rows are already in trec_eval's order with no tie to break: each query's
+    rows together, scores strictly decreasing (then :func:`trec_order` is the identity).
+
+    >>> in_trec_order(np.array([1, 1, 0]), np.array([2.0, 1.0, 5.0]))
+    True
+    """
+    if query.size < 2:
+        return True
+    return _by_score(query, scores, strictly=True)
+
+
+def _by_score(query: np.ndarray, scores: np.ndarray, strictly: bool = False) -> bool:
+    """Whether each query's rows are together and by score descending (``strictly``: with no
+    two equal scores in a query)."""
+    same_query = query[1:] == query[:-1]
+    n = query.size
+    if n - int(np.count_nonzero(same_query)) != np.count_nonzero(np.bincount(query)):
+        return False
+    rising = scores[1:] >= scores[:-1] if strictly else scores[1:] > scores[:-1]
+    return not np.any(same_query & rising)
+
+
 def _by_query_and_score(
     query: np.ndarray, scores: np.ndarray, doc_ranks: Callable[[], np.ndarray], doc: np.ndarray
 ) -> tuple[np.ndarray, bool]:
     """Rows by query code, then score descending, and whether ties are already broken by doc id
     descending (else tied rows are in any order)."""
-    distinct = np.unique(scores)  # a plain sort: fast
-    if distinct.size <= scores.size // 4:  # few distinct scores, so ties: one integer key
-        key = query.astype(np.int64) * distinct.size
-        key += distinct.size - 1 - np.searchsorted(distinct, scores)
+    few = _score_levels(scores)
+    if few is not None:  # few distinct scores, so ties: one integer key
+        level, n_levels = few
+        key = query.astype(np.int64) * n_levels
+        key += n_levels - 1 - level
         ranks = doc_ranks()
         width = int(ranks.max(initial=0)) + 1
         if int(key.max()) < 2**62 // width:  # and the doc id too: no tie left to break
@@ -93,6 +115,23 @@ def _by_query_and_score(
     # a stable sort on small integers is a radix sort: linear time
     small = query.astype(np.uint16) if query.max() < 2**16 else query
     return by_score[np.argsort(small[by_score], kind="stable")], False
+
+
+def _score_levels(scores: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(level, n)``: the rank of each score among the ``n`` distinct scores (0 for the
+    lowest), when there are at most a quarter as many distinct scores as rows; else None.
+    Scores are hashed (a sample first), not sorted: only the distinct ones are sorted."""
+    import pandas as pd  # as the rest of trec/; here only when scores tie a lot
+
+    n = scores.size
+    if n < 8 or pd.unique(scores[: max(64, n // 64)]).size > n // 4:
+        return None
+    codes, distinct = pd.factorize(scores + 0.0)  # + 0.0: -0.0 is 0.0, as == says
+    if distinct.size > n // 4:
+        return None
+    rank = np.empty(distinct.size, dtype=np.int64)
+    rank[np.argsort(distinct)] = np.arange(distinct.size)
+    return rank[codes], distinct.size
 
 
 def _argsort_distinct(keys: np.ndarray) -> np.ndarray:

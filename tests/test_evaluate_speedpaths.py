@@ -1,0 +1,168 @@
+"""The faster paths of ``evaluate`` added for issue 14, each against an independent computation:
+ids packed from arrow's buffers (exact for ids up to 8 bytes), the run's duplicate check done
+by the judgments' look-up, nDCG@k summed over the rows within the cut-off only, tied scores
+ranked by hashing, and ``Measure.param`` (formerly ``cutoff``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import coursekit as ck
+from coursekit.evaluation.fastcodes import packed_codes
+from coursekit.registry import PARAM_KINDS, parse_measure
+from coursekit.trec.order import string_ranks, trec_order
+
+
+def factorized(ids: list[str]) -> tuple[list[int], list[str]]:
+    codes, uniques = pd.factorize(np.array(ids, dtype=object))
+    return codes.tolist(), list(uniques)
+
+
+# an 8-byte id whose last byte is below 8 packs like a shorter id with that length: the packing
+# must notice and fall back to the checked mixing
+COLLIDING = ["abcdefg", "abcdefg\x07", "abc", "abc\x00\x00\x00\x00\x03", "", "\x00" * 8, "z"]
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        COLLIDING,
+        ["doc1", "doc22", "doc333", "doc4444", "doc55555", "doc1", "doc22"],
+        ["é", "日本", "日本語", "e\u0301", "é", "a" * 8, "a" * 7],
+        ["x" * 9, "x" * 16, "x" * 24, "x" * 31, "x" * 32, "x" * 9, "y" * 24],
+    ],
+)
+@pytest.mark.parametrize("kind", [pa.string(), pa.large_string()])
+def test_packed_codes_equal_factorize(ids, kind):
+    rng = np.random.default_rng(len(ids))
+    sample = list(rng.choice(np.array(ids, dtype=object), size=300)) + ids
+    packed = packed_codes(pa.array(sample, kind))
+    assert packed is not None
+    codes, first = packed
+    expected, uniques = factorized(sample)
+    assert codes.tolist() == expected
+    assert [sample[i] for i in first] == uniques
+
+
+def test_packed_codes_of_a_slice():
+    """An arrow array that starts inside its buffers (a slice) is read from its own offset."""
+    ids = [f"d{i % 7}" for i in range(50)]
+    sliced = pa.array(["zzzzzzzzzz"] * 5 + ids + ["yy"] * 3, pa.string()).slice(5, 50)
+    codes, first = packed_codes(sliced)
+    assert codes.tolist() == factorized(ids)[0]
+    assert [ids[i] for i in first] == factorized(ids)[1]
+
+
+def test_ids_over_32_bytes_are_not_packed():
+    assert packed_codes(pa.array(["é" * 17, "a"], pa.string())) is None  # 34 bytes
+
+
+def test_colliding_ids_evaluate_as_distinct_documents():
+    # as pytrec_eval: d1 "abcdefg" (relevant) at rank 2, so AP = 1/2
+    run = pd.DataFrame(
+        {"query_id": ["q"] * 2, "doc_id": ["abcdefg\x07", "abcdefg"], "score": [2.0, 1.0]}
+    )
+    qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["abcdefg"], "relevance": [1]})
+    for dtype in (object, "string[pyarrow]"):
+        cast = {"query_id": dtype, "doc_id": dtype}
+        result = ck.evaluate(run.astype(cast), qrels.astype(cast), ["AP"])
+        assert result.mean["AP"] == 0.5
+
+
+@pytest.mark.parametrize("evaluated", [True, False])
+def test_run_duplicates_are_refused_in_any_query(evaluated):
+    """The check is done with the judgments' look-up for the evaluated queries, and again on
+    every row when some query of the run is not evaluated."""
+    run = pd.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q2", "q2", "q2"],
+            "doc_id": ["a", "b", "a", "c", "a"],
+            "score": [3.0, 2.0, 3.0, 2.0, 1.0],
+        }
+    )
+    judged = ["q1", "q2"] if evaluated else ["q1"]
+    qrels = pd.DataFrame({"query_id": judged, "doc_id": ["a"] * len(judged), "relevance": 1})
+    with pytest.raises(ValueError, match=r"run row 4: document 'a' is retrieved twice for query"):
+        ck.evaluate(run, qrels, ["AP"])
+    nested = {"q1": {"a": 3.0}, "q2": {"a": 3.0}}
+    assert ck.evaluate(nested, qrels, ["AP"]).mean["AP"] == 1.0  # a dict cannot repeat
+
+
+def dcg_by_hand(gains: list[float], k: int, variant: str) -> float:
+    """DCG@k: gain / log2(rank + 1), the gain being the grade (trec_eval) or 2^grade - 1
+    (Burges et al., "Learning to rank using gradient descent", 2005)."""
+    total = 0.0
+    for rank, gain in enumerate(gains[:k], start=1):
+        g = 2.0**gain - 1.0 if variant == "burges" else gain
+        total += g / np.log2(rank + 1)
+    return total
+
+
+@pytest.mark.parametrize("variant", ["trec", "burges"])
+@pytest.mark.parametrize("k", [1, 3, 50])
+def test_ndcg_at_k_by_hand(variant, k):
+    """Grades 3, 2, 1, 0, -1 and unjudged; k deeper than the ranking too. A negative grade
+    gains as 0 (trec_eval's rule, in every variant)."""
+    run = {"q": {"a": 5.0, "b": 4.0, "c": 3.0, "d": 2.0, "e": 1.0}}
+    qrels = {"q": {"a": 0, "b": 3, "d": -1, "f": 2, "g": 1}}
+    gains = [0, 3, 0, -1, 0]  # c and e unjudged
+    ideal = [3, 2, 1, 0, -1]
+    gains, ideal = [max(g, 0) for g in gains], [max(g, 0) for g in ideal]
+    expected = dcg_by_hand(gains, k, variant) / dcg_by_hand(ideal, k, variant)
+    result = ck.evaluate(run, qrels, [f"nDCG@{k}"], ndcg_variant=variant)
+    assert result.mean[f"nDCG@{k}"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_ndcg_agrees_with_trec_eval_with_negative_grades():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(5)
+    docs = [f"d{i}" for i in range(60)]
+    run = {f"q{q}": {d: float(rng.normal()) for d in docs[:40]} for q in range(8)}
+    qrels = {f"q{q}": {d: int(rng.integers(-2, 4)) for d in docs[10:55]} for q in range(8)}
+    got = ck.evaluate(run, qrels, ["nDCG@10", "nDCG"]).table()
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "ndcg"}).evaluate(run)
+    for q, values in reference.items():
+        assert got.loc[q, "nDCG@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+        assert got.loc[q, "nDCG"] == pytest.approx(values["ndcg"], abs=1e-12)
+
+
+def test_tied_scores_with_signed_zeros_sort_by_hand():
+    """Few distinct scores (so they are hashed, not sorted), 0.0 and -0.0 among them: equal,
+    as trec_eval compares them, so tied and ordered by doc id descending."""
+    rng = np.random.default_rng(2)
+    ids = np.array([f"d{i}" for i in range(50)], dtype=object)
+    query = np.repeat(np.arange(4), 50)
+    doc = np.tile(np.arange(50), 4)
+    scores = rng.choice(np.array([-0.0, 0.0, 1.5, -2.0]), size=200)
+    perm = rng.permutation(200)
+    query, doc, scores = query[perm], doc[perm], scores[perm]
+    order = trec_order(query, scores, lambda: string_ranks(ids), doc)
+    by_hand = sorted(
+        range(200), key=lambda i: (query[i], -scores[i], [-ord(c) for c in ids[doc[i]]] + [1])
+    )
+    assert order.tolist() == by_hand
+
+
+def test_measure_param_and_its_kind():
+    expected = {
+        "P@10": (10, "k"),
+        "nDCG@5": (5, "k"),
+        "ERR@20": (20, "k"),
+        "PRES@100": (100, "n_max"),
+        "MOR@50": (50, "n_max"),
+        "IPrec@0.3": (0.3, "level"),
+        "RBP(p=0.95)": (0.95, "p"),
+        "RBP": (0.8, "p"),
+        "AP": (None, None),
+        "nDCG": (None, None),
+    }
+    for name, (param, kind) in expected.items():
+        measure = parse_measure(name)
+        assert (measure.param, measure.param_kind) == (param, kind), name
+        assert measure.cutoff == param  # the former name, read-only
+        assert kind is None or kind in PARAM_KINDS
+    with pytest.raises(AttributeError):
+        parse_measure("P@10").cutoff = 5  # type: ignore[misc]
