@@ -144,15 +144,32 @@ def test_environment_yml_installs_coursekit_itself():
 # --- import coursekit stays light ------------------------------------------------------------
 
 
-def test_import_coursekit_does_not_import_matplotlib_or_ipywidgets():
-    code = "import coursekit, sys; print('matplotlib' in sys.modules, 'ipywidgets' in sys.modules)"
+HEAVY = ("matplotlib", "ipywidgets", "pandas", "pyarrow", "scipy", "nbformat")
+
+
+def test_import_coursekit_imports_numpy_only():
+    """The measures need numpy alone: pandas and pyarrow (runs and qrels, evaluate), matplotlib
+    and ipywidgets (views), scipy (tests), nbformat (grading) are loaded on first use."""
+    code = f"import coursekit, sys; print(*[m in sys.modules for m in {HEAVY!r}])"
     completed = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["False", "False"], (
-        "import coursekit loaded (matplotlib, ipywidgets): " + completed.stdout
+    loaded = [m for m, flag in zip(HEAVY, completed.stdout.split(), strict=True) if flag == "True"]
+    assert loaded == [], f"import coursekit loaded {loaded}"
+
+
+def test_a_lazy_name_is_loaded_on_first_use():
+    code = (
+        "import sys, coursekit as ck; before = 'pandas' in sys.modules; run = ck.read_run; "
+        "from coursekit import evaluate; print(before, 'pandas' in sys.modules, "
+        "run.__module__, 'read_run' in dir(ck))"
     )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == ["False", "True", "coursekit.trec.read", "True"]
 
 
 # --- the public API ----------------------------------------------------------------------------
