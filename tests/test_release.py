@@ -168,7 +168,11 @@ def test_a_chapter_without_generate_has_no_variants(tmp_path):
     from coursekit.grading import release
 
     secret, roster = _files(tmp_path)
-    keys = ROOT / "solutions" / "keys"
+    keys = tmp_path / "keys"  # a key of the old form: QUESTIONS only, no generate(rng)
+    keys.mkdir()
+    key = (ROOT / "solutions" / "keys" / "02_curves_interpolation.py").read_text(encoding="utf-8")
+    key += "\n\ndel generate\n" if "def generate(" in key else ""
+    (keys / "02_curves_interpolation.py").write_text(key, encoding="utf-8")
     with pytest.raises(ValueError, match="defines no generate"):
         release.release(
             "02_curves_interpolation",

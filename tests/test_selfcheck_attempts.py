@@ -90,7 +90,7 @@ def test_a_damaged_cache_file_counts_as_empty(cache):
 
 
 def test_check_limits_the_chapters_choices(capsys):
-    # chapter 01, q8: the answer is b (returning every document gives recall 1)
+    # chapter 01, q8: the answer is b (the second printed row is the impossible one)
     for letter in ("a", "c", "b"):
         check("q8", letter, chapter="01_precision_recall")
     lines = capsys.readouterr().out.splitlines()
