@@ -178,8 +178,8 @@ def _finest(hashed: dict[str, Any]) -> list[str]:
 
 
 def distinct_mistakes(expected: Any, *mistakes: Mistake, decimals: int = 4) -> list[Mistake]:
-    """The ``mistakes`` whose value differs from ``expected`` and from every mistake kept before
-    it, to ``decimals`` decimals, as the self-check compares them.
+    """The ``mistakes`` of the expected value's length whose value differs from ``expected`` and
+    from every mistake kept before it, to ``decimals`` decimals, as the self-check compares them.
 
     A student's own data (a variant) can make a slip harmless: its value is then the right one,
     which :class:`Value` refuses. A key that draws its data passes its mistakes through this.
@@ -191,6 +191,8 @@ def distinct_mistakes(expected: Any, *mistakes: Mistake, decimals: int = 4) -> l
     probe = Value("probe", expected, decimals=decimals)
     seen, kept = [_finest(probe._hashed("same", expected))], []
     for m in mistakes:
+        if isinstance(expected, (list, tuple)) and len(m.value) != len(expected):
+            continue  # drawn data changed the length: the self-check says "wrong length" first
         finest = _finest(probe._hashed("same", m.value))
         if finest not in seen:
             seen.append(finest)

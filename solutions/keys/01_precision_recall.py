@@ -15,7 +15,7 @@ grader only.
 import math
 
 import coursekit as ck
-from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
 N_DOCS = 40
 N_RELEVANT = 8
@@ -76,23 +76,6 @@ def _fits(relevant: list[str], retrieved: list[str]) -> bool:
     )
 
 
-def _distinct(expected, *mistakes: Mistake) -> list[Mistake]:
-    """The mistakes whose value differs from the expected one (to 4 decimals) and from the
-    mistakes before them: drawn data can make a slip harmless (e.g. swapping P and R when
-    P = R)."""
-
-    def rounded(value):
-        items = value if isinstance(value, list) else [value]
-        return [round(float(x), 4) for x in items]
-
-    seen, kept = [rounded(expected)], []
-    for m in mistakes:
-        if rounded(m.value) not in seen:
-            seen.append(rounded(m.value))
-            kept.append(m)
-    return kept
-
-
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     example drawn from the numpy Generator ``rng``."""
@@ -102,9 +85,7 @@ def generate(rng):
         "'", '"'
     )
     questions = _questions(relevant, retrieved)
-    for q in questions:
-        if isinstance(q, Value):
-            q.mistakes = _distinct(q.expected, *q.mistakes)
+    questions = without_harmless_mistakes(questions)
     return source, questions
 
 

@@ -15,7 +15,7 @@ only.
 import numpy as np
 
 import coursekit as ck
-from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
 N_RELEVANT = {"t1": 6, "t2": 4}
 TOPICS = list(N_RELEVANT)
@@ -120,34 +120,13 @@ def data_cell(system_a: dict[str, list[int]], system_b: dict[str, list[int]]) ->
     )
 
 
-def _distinct(expected, *mistakes: Mistake) -> list[Mistake]:
-    """The mistakes of the expected value's length whose value differs from the expected one
-    (to 4 decimals) and from the mistakes before them: drawn data can make a slip harmless."""
-
-    def rounded(value):
-        items = value if isinstance(value, list) else [value]
-        return [round(float(x), 4) for x in items]
-
-    length = len(expected) if isinstance(expected, list) else None
-    seen, kept = [rounded(expected)], []
-    for m in mistakes:
-        if length is not None and len(m.value) != length:
-            continue
-        if rounded(m.value) not in seen:
-            seen.append(rounded(m.value))
-            kept.append(m)
-    return kept
-
-
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     rankings drawn from the numpy Generator ``rng``."""
     data = (SYSTEM_A, SYSTEM_B) if rng is None else _draw(rng)
     assert _fits(*data), data
     questions = _questions(*data)
-    for q in questions:
-        if isinstance(q, Value):
-            q.mistakes = _distinct(q.expected, *q.mistakes)
+    questions = without_harmless_mistakes(questions)
     return data_cell(*data), questions
 
 

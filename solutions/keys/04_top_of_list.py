@@ -14,7 +14,7 @@ Hidden inputs (``hidden=``) are used by the grader only.
 import numpy as np
 
 import coursekit as ck
-from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
 N_RELEVANT = {"u1": 2, "u2": 5, "u3": 1, "u4": 8, "u5": 3}
 SYSTEM_S = {
@@ -114,31 +114,13 @@ def data_cell(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) ->
     )
 
 
-def _distinct(expected, *mistakes: Mistake) -> list[Mistake]:
-    """The mistakes whose value differs from the expected one (to 4 decimals) and from the
-    mistakes before them: drawn data can make a slip harmless."""
-
-    def rounded(value):
-        items = value if isinstance(value, list) else [value]
-        return [round(float(x), 4) for x in items]
-
-    seen, kept = [rounded(expected)], []
-    for m in mistakes:
-        if rounded(m.value) not in seen:
-            seen.append(rounded(m.value))
-            kept.append(m)
-    return kept
-
-
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     judgments drawn from the numpy Generator ``rng``."""
     data = (SYSTEM_S, SYSTEM_T) if rng is None else _draw(rng)
     assert _fits(*data), data
     questions = _questions(*data)
-    for q in questions:
-        if isinstance(q, Value):
-            q.mistakes = _distinct(q.expected, *q.mistakes)
+    questions = without_harmless_mistakes(questions)
     return data_cell(*data), questions
 
 
