@@ -1,0 +1,399 @@
+"""Exercises 08, 09 and 10: each common mistake's hint is printed for the answer that mistake
+gives, the right answer passes, the notebooks show the keys' data, and each per-student variant
+keeps the text true and is solved by its own solution. Numbers are derived by hand in the
+comments (08, on the course collection: with pytrec_eval and scipy), never taken from coursekit."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import nbformat
+import numpy as np
+import pytest
+from nbclient import NotebookClient
+from scipy import stats
+
+from coursekit.grading import Choice, Value, judge_value, judging, questions, variants
+
+ROOT = Path(__file__).resolve().parents[1]
+CH08, CH09, CH10 = "08_comparing_systems", "09_relevance_judgments", "10_users_online"
+CHAPTERS = [CH08, CH09, CH10]
+
+
+def _spec(chapter: str, qid: str) -> dict:
+    """The public form of a question, as students install it (checks.json)."""
+    return json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid]
+
+
+def _key(chapter: str) -> ModuleType:
+    path = ROOT / "solutions" / "keys" / f"{chapter}.py"
+    spec = importlib.util.spec_from_file_location(f"key_{chapter}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _hint(chapter: str, qid: str, words: str) -> str:
+    """The hint of the mistake of ``qid`` whose text contains ``words``."""
+    hints = [m["hint"] for m in _spec(chapter, qid)["mistakes"]]
+    found = [h for h in hints if words in h]
+    assert len(found) == 1, (words, hints)
+    return found[0]
+
+
+def _says(chapter: str, qid: str, answer, words: str) -> None:
+    assert judge_value(_spec(chapter, qid), answer) == f"{qid}: not right yet: " + _hint(
+        chapter, qid, words
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 08, on the course collection: per-topic AP from pytrec_eval (a topic a run does not
+# answer: 0), p-values and power from scipy.
+
+
+@pytest.fixture(scope="module")
+def ap08() -> dict[str, dict[str, float]]:
+    """Per-topic AP of A (bm25_b0_stem) and B (tfidf) by pytrec_eval, on the topics each answers."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from coursekit import course
+
+    collection = course.load_collection()
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d, g in collection.qrels[["query_id", "doc_id", "relevance"]].itertuples(index=False):
+        qrels.setdefault(str(q), {})[str(d)] = int(g)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"})
+    out = {}
+    for name in ("bm25_b0_stem", "tfidf"):
+        run: dict[str, dict[str, float]] = {}
+        frame = collection.runs[name][["query_id", "doc_id", "score"]]
+        for q, d, s in frame.itertuples(index=False):
+            run.setdefault(str(q), {})[str(d)] = float(s)
+        out[name] = {q: v["map"] for q, v in evaluator.evaluate(run).items()}
+    out["topics"] = sorted(qrels, key=int)
+    return out
+
+
+def _both(ap08) -> tuple[np.ndarray, np.ndarray]:
+    """A's and B's AP on every topic of the qrels (0 where a run answers nothing)."""
+    return tuple(
+        np.array([ap08[s].get(t, 0.0) for t in ap08["topics"]]) for s in ("bm25_b0_stem", "tfidf")
+    )
+
+
+def test_08_mistakes_on_maps_gains_counts_and_p_value(ap08):
+    a, b = _both(ap08)
+    map_a, map_b = a.mean(), b.mean()
+    assert judge_value(_spec(CH08, "q1"), [map_a, map_b]) == "q1: passed"
+    # tfidf answers 53 of the 54 topics: its mean over those only is higher
+    answered_b = np.mean(list(ap08["tfidf"].values()))
+    assert len(ap08["tfidf"]) < len(ap08["topics"])
+    _says(CH08, "q1", [map_a, answered_b], "missing_as_zero")
+    _says(CH08, "q1", [map_b, map_a], "comes first")
+    gain = 100 * (map_a - map_b) / map_b
+    assert judge_value(_spec(CH08, "q2"), gain) == "q2: passed"
+    _says(CH08, "q2", 100 * (map_b - map_a) / map_a, "B's gain over A")
+    _says(CH08, "q2", 100 * (map_a - map_b) / map_a, "not A's")
+    _says(CH08, "q2", (map_a - map_b) / map_b, "times 100")
+    _says(CH08, "q2", 100 * (map_a - map_b), "in points")
+    assert judge_value(_spec(CH08, "q3"), int((a > b).sum())) == "q3: passed"
+    assert (a == b).sum() > 0  # some topics tie, so counting ties is a different answer
+    _says(CH08, "q3", int((a >= b).sum()), "a tie is not a win")
+    _says(CH08, "q3", int((b > a).sum()), "B beats A")
+    p = stats.ttest_rel(a, b).pvalue
+    assert judge_value(_spec(CH08, "q4"), p) == "q4: passed"
+    _says(CH08, "q4", p / 2, "halved")
+    _says(CH08, "q4", stats.ttest_ind(a, b).pvalue, "unpaired")
+
+
+# q5 on [0.011, 0.020, 0.004, 0.041]: sorted 0.004 * 4 = 0.016, 0.011 * 3 = 0.033,
+# 0.020 * 2 = 0.040, 0.041 * 1 = 0.041: Holm rejects 4. Bonferroni (times 4): 0.044, 0.080,
+# 0.016, 0.164: 2. Multipliers the wrong way (1, 2, 3, 4): 0.004, 0.022, 0.060 stops: 2.
+# No correction: 4 and 4.
+@pytest.mark.parametrize(
+    "answer, words",
+    [([2, 2], "the largest by 1"), ([4, 4], "without any correction"), ([2, 4], "comes first")],
+)
+def test_08_holm_mistakes(answer, words):
+    assert judge_value(_spec(CH08, "q5"), [4, 2]) == "q5: passed"
+    _says(CH08, "q5", answer, words)
+
+
+def _power(effect: float, n: int, alpha: float) -> float:
+    """Two-sided paired t-test power from the noncentral t distribution (scipy)."""
+    crit = stats.t.ppf(1 - alpha / 2, n - 1)
+    nc = effect * math.sqrt(n)
+    return stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
+
+
+def test_08_topic_set_size_and_its_mistakes():
+    def first(alpha: float) -> int:
+        return next(n for n in range(2, 1000) if _power(0.3, n, alpha) >= 0.8)
+
+    n = first(0.05)
+    assert judge_value(_spec(CH08, "q7"), n) == "q7: passed"
+    _says(CH08, "q7", n - 1, "still has power below")
+    _says(CH08, "q7", first(0.10), "one-sided")
+    # ((1.959964 + 0.841621) / 0.3)^2 = 87.2...: 88
+    normal = math.ceil(((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 0.3) ** 2)
+    assert normal == 88
+    _says(CH08, "q7", normal, "normal approximation")
+
+
+def gain_over_a(a, b):
+    return 100.0 * (a - b) / a
+
+
+def test_08_a_gain_function_divided_by_a_gets_its_hint():
+    assert "not by a" in judging.judge_function_here(_spec(CH08, "q9"), gain_over_a)
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 09. 200 documents: both yes 120, both no 50, yes/no 20, no/yes 10.
+# P(A) = 170/200 = 0.85; assessor 1 says yes to 140/200 = 0.7, assessor 2 to 130/200 = 0.65.
+# P(E) = 0.7 * 0.65 + 0.3 * 0.35 = 0.56; kappa = 0.29 / 0.44.
+# Assessor 1's shares only: 0.49 + 0.09 = 0.58, kappa 0.27 / 0.42; assessor 2's only:
+# 0.4225 + 0.1225 = 0.545, kappa 0.305 / 0.455; the "no" term forgotten: P(E) = 0.455, kappa
+# 0.395 / 0.545. Pooled: P(yes) = 270/400 = 0.675, P(E) = 0.455625 + 0.105625 = 0.56125,
+# kappa 0.28875 / 0.43875.
+
+Q1 = [0.85, 0.56, 0.29 / 0.44]
+POOLED = 0.28875 / 0.43875
+
+
+@pytest.mark.parametrize(
+    "qid, answer",
+    [
+        ("q1", Q1),
+        ("q2", POOLED),
+        # Fleiss: P_i = (Σ n_ij² - 3) / 6 = 1, 1/3, 1, 1/3: mean 2/3; p = 6/12 each: P_e = 1/2
+        ("q3", [2 / 3, 1 / 2, 1 / 3]),
+        # bpref, R = 4, N = 5, min = 4: rank 1 (none above) 1; rank 4 (rank 3 above) 3/4;
+        # rank 8 (ranks 3, 6, 7 above) 1/4: 2 / 4
+        ("q4", 0.5),
+        # AP: 1/1, 2/4, 3/8 over 4 = 0.46875; AP' on [1, 0, 1, 0, 0, 1]: 1, 2/3, 3/6 over 4
+        ("q5", [0.46875, (1 + 2 / 3 + 0.5) / 4]),
+    ],
+)
+def test_09_the_right_answer_passes(qid, answer):
+    assert judge_value(_spec(CH09, qid), answer) == f"{qid}: passed"
+
+
+@pytest.mark.parametrize(
+    "qid, answer, words",
+    [
+        ("q1", [0.85, 0.58, 0.27 / 0.42], "assessor 1's label shares only"),
+        ("q1", [0.85, 0.545, 0.305 / 0.455], "assessor 2's label shares only"),
+        ("q1", [0.85, 0.455, 0.395 / 0.545], "both say 'no'"),
+        ("q1", [0.85, 0.56, 0.85], "corrects P(A)"),  # P(E) forgotten
+        ("q1", [0.85, 0.56, 0.29], "divides P(A) - P(E)"),
+        ("q1", [0.85, 0.56125, POOLED], "pooled chance agreement"),
+        ("q2", 0.29 / 0.44, "Cohen's kappa of q1"),
+        ("q2", 0.27 / 0.42, "not only assessor 1's"),
+        # P_i = Σ n_ij² / 9 = 1, 5/9, 1, 5/9: mean 7/9, kappa (7/9 - 1/2) / (1/2) = 5/9
+        ("q3", [7 / 9, 1 / 2, 5 / 9], "pairs of different assessors"),
+        ("q3", [2 / 3, 1 / 2, 1 / 6], "divides mean P_i - P_e"),
+        # unjudged as non-relevant: rank 4 has 2 above (3/4 -> 1/2), rank 8 has 5, capped at 4
+        # (0): (1 + 0.5 + 0) / 4
+        ("q4", 1.5 / 4, "skips unjudged"),
+        # divided by N = 5: 1 + 4/5 + 2/5 = 2.2, over 4
+        ("q4", 2.2 / 4, "min(R, N)"),
+        # over the 3 relevant documents retrieved: 2 / 3
+        ("q4", 2 / 3, "not by those retrieved"),
+        ("q5", [1.875 / 3, (1 + 2 / 3 + 0.5) / 3], "relevant documents retrieved"),
+        ("q5", [(1 + 2 / 3 + 0.5) / 4, 0.46875], "comes first"),
+    ],
+)
+def test_09_each_mistake_prints_its_hint(qid, answer, words):
+    _says(CH09, qid, answer, words)
+
+
+def kappa_first_shares(a, b):
+    n = len(a)
+    p_a = sum(x == y for x, y in zip(a, b, strict=True)) / n
+    p_e = sum((list(a).count(c) / n) ** 2 for c in set(a))  # assessor 1's shares only
+    return float("nan") if p_e >= 1 else (p_a - p_e) / (1 - p_e)
+
+
+def test_09_a_kappa_function_with_one_lists_shares_gets_its_hint():
+    # on ["y", "y"] / ["n", "n"]: P(E) = 1 from the first list alone (nan), 0 by Cohen's
+    message = judging.judge_function_here(_spec(CH09, "q9"), kappa_first_shares)
+    assert "assessor 1's label shares only" in message
+
+
+# --------------------------------------------------------------------------------------------
+# Chapter 10. rels [1, 0, 1, 1, 0], p = 0.8: RBP = 0.2 (1 + 0.8² + 0.8³) = 0.2 * 2.152 =
+# 0.4304, residual 0.8⁵ = 0.32768. Rank 2 unjudged: 0.2 * 0.8 + 0.32768 = 0.48768.
+# ERR, grades [2, 0, 1], g_max 2: R = 3/4, 0, 1/4; ERR = 3/4 + (1/4)(1)(1/4)/3 = 0.7708333.
+
+Z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+VAR = 0.40 * 0.60 + 0.42 * 0.58  # 0.4836
+
+
+@pytest.mark.parametrize(
+    "qid, answer",
+    [
+        ("q1", [0.4304, 0.32768]),
+        ("q2", 0.48768),
+        ("q3", [0.75, 0.0, 0.25, 0.75 + 0.0625 / 3]),
+        ("q4", 10.0),  # 1 / (1 - 0.9)
+        ("q6", math.ceil(Z**2 * VAR / 0.02**2)),  # 9489.3...: 9490
+    ],
+)
+def test_10_the_right_answer_passes(qid, answer):
+    assert judge_value(_spec(CH10, qid), answer) == f"{qid}: passed"
+
+
+@pytest.mark.parametrize(
+    "qid, answer, words",
+    [
+        ("q1", [2.152, 0.32768], "factor 1 - p"),  # (1 - p) left out
+        ("q1", [0.4304 * 0.8, 0.32768], "rank 1 weighs 1 - p"),  # p^i for p^(i-1)
+        ("q1", [0.4304, 1 - 0.4304], "not 1 - value"),
+        ("q2", 0.32768, "adds its own weight"),
+        ("q2", 0.16, "below the list"),
+        ("q2", 0.2 * 0.64 + 0.32768, "rank 1 weighs 1 - p"),
+        ("q2", 0.8 + 0.32768, "factor 1 - p"),
+        # grades as g / g_max: R = 1, 0, 1/2, ERR = 1
+        ("q3", [1.0, 0.0, 0.5, 1.0], "not a probability"),
+        # (2^g - 1) / (2^g_max - 1): R = 1, 0, 1/3, ERR = 1
+        ("q3", [1.0, 0.0, 1 / 3, 1.0], "best grade leaves"),
+        # no 1/r: 3/4 + 1/4 * 1/4
+        ("q3", [0.75, 0.0, 0.25, 0.8125], "worth 1/r"),
+        ("q4", 9.0, "count it too"),
+        ("q4", 1 / 0.9, "probability 1 - p"),
+        ("q6", math.floor(Z**2 * VAR / 0.02**2), "round up"),
+        (
+            "q6",
+            math.ceil((stats.norm.ppf(0.95) + stats.norm.ppf(0.8)) ** 2 * VAR / 0.02**2),
+            "z_0.95",
+        ),
+        ("q6", math.ceil(stats.norm.ppf(0.975) ** 2 * VAR / 0.02**2), "power enters"),
+        ("q6", 2 * math.ceil(Z**2 * VAR / 0.02**2), "not both"),
+    ],
+)
+def test_10_each_mistake_prints_its_hint(qid, answer, words):
+    _says(CH10, qid, answer, words)
+
+
+def rbp_without_tail(grades, p):
+    value = residual = 0.0
+    for i, g in enumerate(grades):
+        weight = (1 - p) * p**i
+        if g is None:
+            residual += weight
+        elif g >= 1:
+            value += weight
+    return [value, residual]
+
+
+def test_10_an_rbp_function_without_the_tail_gets_its_hint():
+    message = judging.judge_function_here(_spec(CH10, "q10"), rbp_without_tail)
+    assert "p^depth" in message
+
+
+# --------------------------------------------------------------------------------------------
+# The notebooks show the keys' data; hints never show an expected value
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_data_cell_is_the_keys_public_one(chapter):
+    key = _key(chapter)
+    for folder in ("solutions", "exercises"):
+        cells = nbformat.read(ROOT / folder / f"{chapter}.ipynb", as_version=4).cells
+        assert [c.source for c in cells].count(key.generate(None)[0]) == 1, folder
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_hints_never_show_an_expected_value(chapter):
+    specs = json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter]
+    for q in _key(chapter).QUESTIONS:
+        expected = getattr(q, "expected", None)
+        items = expected if isinstance(expected, list) else [expected]
+        texts = [f"{v:.{d}f}" for v in items if isinstance(v, float) for d in (2, 3, 4)]
+        texts += [repr(v) for v in items if isinstance(v, int) and v > 9]
+        assert not isinstance(q, Value) or q.mistakes, q.qid  # every value has its mistakes
+        for mistake in specs[q.qid].get("mistakes", []):
+            assert not any(t in mistake["hint"] for t in texts), (q.qid, mistake["hint"])
+
+
+# --------------------------------------------------------------------------------------------
+# Per-student variants (generate(rng) in the keys)
+
+SECRET = b"a lecturer's secret of more than sixteen bytes"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_two_seeds_give_two_variants_with_the_public_choices(chapter):
+    key = _key(chapter)
+    (source_1, first), (source_2, second) = (
+        key.generate(np.random.default_rng(seed)) for seed in (1, 2)
+    )
+    assert source_1 != source_2 != key.generate(None)[0]
+    values = [{q.qid: q.expected for q in qs if isinstance(q, Value)} for qs in (first, second)]
+    differ = [qid for qid in values[0] if values[0][qid] != values[1][qid]]
+    assert len(differ) >= len(values[0]) - 1, differ
+
+    def letters(qs):
+        return {q.qid: q.expected for q in qs if isinstance(q, Choice)}
+
+    assert letters(first) == letters(second) == letters(key.QUESTIONS)
+    for qs in (first, second):
+        for q in qs:
+            q.public(chapter)  # no mistake equal to its expected value
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_variant_data_cell_is_as_ruff_formats_it(chapter):
+    key = _key(chapter)
+    ruff = Path(sys.executable).with_name("ruff")
+    for seed in range(4):
+        source = key.generate(np.random.default_rng(seed))[0] + "\n"
+        done = subprocess.run(
+            [str(ruff), "format", "-"], input=source, capture_output=True, text=True, cwd=ROOT
+        )
+        assert done.returncode == 0 and done.stdout == source, done.stdout
+
+
+def test_10_a_variants_clicks_are_won_by_b_only_when_read_0_based():
+    key = _key(CH10)
+    for seed in range(5):
+        source = key.generate(np.random.default_rng(seed))[0]
+        scope: dict = {}
+        exec(source, scope)  # noqa: S102 - the key's own data cell
+        teams, clicks = scope["teams"], scope["clicks"]
+        zero_based = [teams[i] for i in clicks]
+        one_based = [teams[i - 1] for i in clicks]
+        assert zero_based.count("b") > zero_based.count("a")
+        assert one_based.count("b") <= one_based.count("a")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_variants_own_solution_passes_every_question(chapter, tmp_path, monkeypatch):
+    key = _key(chapter)
+    solution = nbformat.read(ROOT / "solutions" / f"{chapter}.ipynb", as_version=4)
+    notebook = variants.personalise(solution, chapter, "alice", key, SECRET)
+    _, own = variants.variant(key, SECRET, chapter, "alice")
+    log = tmp_path / "answers.jsonl"
+    monkeypatch.setenv("COURSEKIT_ANSWER_LOG", str(log))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no attempts file of the user's
+    NotebookClient(
+        notebook, timeout=300, resources={"metadata": {"path": str(ROOT / "solutions")}}
+    ).execute()
+    answers = {e["qid"]: e for e in map(json.loads, log.read_text().splitlines())}
+    public = {q.qid: q for q in key.QUESTIONS}
+    for q in own:
+        if isinstance(q, (Value, Choice)):
+            given = answers[q.qid]["value"]
+            assert judge_value(q.public(chapter), given) == f"{q.qid}: passed"
+        if isinstance(q, Value):  # the public answer is wrong on the student's data
+            assert judge_value(public[q.qid].public(chapter), given) != f"{q.qid}: passed" or (
+                q.expected == public[q.qid].expected
+            )
