@@ -1,9 +1,10 @@
 """Runs and qrels, whatever their form, as integer codes: each id hashed once.
 
 A run or qrels given as a DataFrame (ids as strings, categoricals or pyarrow strings), a nested
-dict or a file becomes a :class:`Side`: query and doc codes, one value per row. :func:`encode`
-then maps both sides onto shared codes: the evaluated queries (sorted), and one doc code per
-distinct doc id of run and qrels together.
+dict or a file becomes a :class:`Side`: query and doc codes, one value per row. :func:`sides`
+numbers the doc ids of the run and the qrels together, in one pass (:mod:`.ids`,
+:func:`coursekit.trec.codes.string_codes`); :func:`encode` then restricts both sides to the
+evaluated queries (sorted), with one doc code per distinct doc id of run and qrels together.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
-from .fastcodes import numbers_array, packed_codes, strings_array
+from ..trec.codes import string_codes
+from .fastcodes import numbers_array, strings_array
+from .ids import arrow_strings, doc_strings, is_arrow, query_codes
 
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
@@ -52,22 +55,45 @@ class Encoded:
     run_complete: bool = True  #: every row of the run is kept (all its queries are evaluated)
 
 
+@dataclass(frozen=True)
+class _Half:
+    """A side whose doc ids have no codes yet: ``strings[rows[i]]`` (or ``strings[i]``)."""
+
+    query: np.ndarray
+    queries: pd.Index
+    strings: Any  #: pyarrow string array without nulls
+    rows: np.ndarray | None
+    value: np.ndarray
+    what: str
+    distinct: bool = False
+
+    def doc_id(self, i: int) -> str:
+        return self.strings[i if self.rows is None else int(self.rows[i])].as_py()
+
+
+def sides(run: Any, qrels: Any) -> tuple[Side, Side]:
+    """The run and the qrels as codes, the doc codes shared (one ``docs`` for both, each id
+    hashed once); checks scores and grades, and the qrels' duplicates (the run's are checked
+    with the judgments' look-up: see :func:`check_run_pairs`)."""
+    judged = _qrels_half(qrels)
+    run_side, qrels_side = _with_docs([_run_half(run), judged])
+    _check_no_duplicates(qrels_side, "judged")
+    return run_side, qrels_side
+
+
 def run_side(run: Any, check_duplicates: bool = True) -> Side:
     """A run (path, DataFrame or nested dict) as codes; checks scores, and duplicates unless
     the caller checks them itself (``check_duplicates=False``; see :func:`check_run_pairs`)."""
-    if isinstance(run, (str, os.PathLike)):
-        run = read_run(run)
-    if isinstance(run, Mapping):
-        side = _from_nested(run, "score", "the run", "run")
-    elif isinstance(run, pd.DataFrame):
-        side = _from_frame(run, "score", "the run", "run")
-    else:
-        raise TypeError(
-            "a run must be a path, a DataFrame (query_id, doc_id, score) or a dict "
-            f"{{query_id: {{doc_id: score}}}}, got {type(run).__name__}"
-        )
+    (side,) = _with_docs([_run_half(run)])
     if check_duplicates:
         _check_no_duplicates(side, "retrieved")
+    return side
+
+
+def qrels_side(qrels: Any) -> Side:
+    """Qrels (path, DataFrame or nested dict) as codes; checks grades and duplicates."""
+    (side,) = _with_docs([_qrels_half(qrels)])
+    _check_no_duplicates(side, "judged")
     return side
 
 
@@ -80,31 +106,60 @@ def check_run_pairs(run: Side, repeated: bool | None, complete: bool) -> None:
     _check_no_duplicates(run, "retrieved")
 
 
-def qrels_side(qrels: Any) -> Side:
-    """Qrels (path, DataFrame or nested dict) as codes; checks grades and duplicates."""
+def _run_half(run: Any) -> _Half:
+    if isinstance(run, (str, os.PathLike)):
+        run = read_run(run)
+    if isinstance(run, Mapping):
+        return _from_nested(run, "score", "the run", "run")
+    if isinstance(run, pd.DataFrame):
+        return _from_frame(run, "score", "the run", "run")
+    raise TypeError(
+        "a run must be a path, a DataFrame (query_id, doc_id, score) or a dict "
+        f"{{query_id: {{doc_id: score}}}}, got {type(run).__name__}"
+    )
+
+
+def _qrels_half(qrels: Any) -> _Half:
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(qrels)
     if isinstance(qrels, Mapping):
-        side = _from_nested(qrels, "relevance", "qrels", "qrels")
+        half = _from_nested(qrels, "relevance", "qrels", "qrels")
     elif isinstance(qrels, pd.DataFrame):
-        side = _from_frame(qrels, "relevance", "the qrels", "qrels")
+        half = _from_frame(qrels, "relevance", "the qrels", "qrels")
     else:
         raise TypeError(
             "qrels must be a path, a DataFrame (query_id, doc_id, relevance) or a dict "
             f"{{query_id: {{doc_id: grade}}}}, got {type(qrels).__name__}"
         )
-    if side.value.size == 0:
+    if half.value.size == 0:
         raise ValueError("the qrels are empty: there is no relevance judgment to evaluate against")
-    large = np.flatnonzero(np.abs(side.value) > MAX_GRADE)
+    large = np.flatnonzero(np.abs(half.value) > MAX_GRADE)
     if large.size:
         i = int(large[0])
         raise ValueError(
-            f"qrels row {i} (query {side.queries[side.query[i]]!r}, document "
-            f"{side.docs[side.doc[i]]!r}): the grade {float(side.value[i])!r} is out of range "
+            f"qrels row {i} (query {half.queries[half.query[i]]!r}, document "
+            f"{half.doc_id(i)!r}): the grade {float(half.value[i])!r} is out of range "
             f"(grades are integers from {-MAX_GRADE} to {MAX_GRADE}, as in trec_eval)"
         )
-    _check_no_duplicates(side, "judged")
-    return side
+    return half
+
+
+def _with_docs(halves: list[_Half]) -> list[Side]:
+    """Sides with doc codes numbered together: one ``docs`` Index shared by all."""
+    codes, ids = string_codes([h.strings for h in halves])
+    docs = pd.Index(ids.to_pandas(), dtype="str")
+    return [
+        Side(
+            h.query,
+            h.queries,
+            c if h.rows is None else c[h.rows],
+            docs,
+            h.value,
+            h.what,
+            h.distinct,
+        )
+        for h, c in zip(halves, codes, strict=True)
+    ]
 
 
 def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
@@ -124,8 +179,9 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
     run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
     qrels_query = index.get_indexer(qrels.queries)[qrels.query]
     run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
-    # one code per doc id of run and qrels together
-    in_run = _positions(qrels.docs, run.docs)
+    # one code per doc id of run and qrels together (already so when numbered together)
+    shared = run.docs is qrels.docs
+    in_run = np.arange(len(run.docs)) if shared else _positions(qrels.docs, run.docs)
     new = in_run < 0
     in_run[new] = len(run.docs) + np.arange(int(np.count_nonzero(new)))
     docs = run.docs.append(qrels.docs[new]) if new.any() else run.docs
@@ -135,7 +191,7 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
         run_doc=_kept(run.doc, run_keep),
         scores=_kept(run.value, run_keep),
         qrels_query=_kept(qrels_query, qrels_keep),
-        qrels_doc=_kept(in_run[qrels.doc], qrels_keep),
+        qrels_doc=_kept(qrels.doc if shared else in_run[qrels.doc], qrels_keep),
         grades=_kept(qrels.value, qrels_keep),
         docs=docs,
         run_complete=bool(run_keep.all()),
@@ -144,7 +200,7 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
 
 def _positions(needles: pd.Index, haystack: pd.Index) -> np.ndarray:
     """Where each of ``needles`` is in ``haystack`` (distinct ids), -1 where absent."""
-    if _is_arrow(needles.dtype) and _is_arrow(haystack.dtype):
+    if is_arrow(needles.dtype) and is_arrow(haystack.dtype):
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -161,127 +217,13 @@ def _preview(ids: pd.Index) -> str:
     return ", ".join(map(repr, list(ids[:3]))) + (" ..." if len(ids) > 3 else "")
 
 
-def _ids(
-    column: pd.Series, what: str, name: str, blocks: bool = False
-) -> tuple[np.ndarray, pd.Index]:
-    """Integer codes of an id column and the distinct ids (strings), hashing each row once.
-
-    With ``blocks``, each run of equal neighbours is hashed once: a run or qrels lists a query's
-    rows together, so its query ids cost one hash per query, not one per row.
-    """
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        categories = column.cat.categories
-        if not pd.api.types.is_string_dtype(categories):
-            # ids such as 7 and "7" become one string: merge their codes
-            merged, categories = pd.factorize(categories.astype(str))
-            codes = np.where(codes >= 0, merged[codes], -1)
-            categories = pd.Index(categories)
-    elif (
-        found := _object_blocks(column.to_numpy()) if blocks and column.dtype == object else None
-    ) is not None:
-        codes, categories = found
-    elif (found := _object_few(column.to_numpy()) if column.dtype == object else None) is not None:
-        codes, categories = found
-    elif (array := _arrow_strings(column)) is None:
-        # ids that are not all strings (numbers, say): as strings
-        codes, categories = pd.factorize(column.astype(str))
-        categories = pd.Index(categories)
-    else:
-        codes, categories = _dictionary_encode(array, blocks)
-    if codes.size and codes.min() < 0:
-        i = int(np.flatnonzero(codes < 0)[0])
-        raise ValueError(f"{what} row {i}: the {name} is missing")
-    return codes.astype(np.int64, copy=False), categories
-
-
-def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes of Python strings listed in blocks of equal neighbours (a run's query ids), each
-    block converted and hashed once; None when there are many blocks or not only strings."""
-    if values.size < 2:
-        return None
-    change = values[1:] != values[:-1]
-    if not isinstance(change, np.ndarray) or change.dtype != bool:
-        return None
-    starts = np.flatnonzero(np.r_[True, change])
-    if starts.size >= values.size // 4:
-        return None
-    array = _arrow_strings(values[starts])
-    if array is None:
-        return None
-    codes, ids = _dictionary_encode(array)
-    return np.repeat(codes, np.diff(np.r_[starts, values.size])), ids
-
-
-_SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
-_FEW = 2048  # distinct ids in the sample under which hashing Python strings directly is faster
-
-
-def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes of Python strings with few distinct values (query ids in any order), hashed as
-    they are (their hash is cached by Python); None when there seem to be many distinct values
-    or some id is not a string."""
-    if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
-        return None
-    codes, uniques = pd.factorize(values)
-    if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
-        return None
-    return codes, pd.Index(uniques, dtype="str")
-
-
-def _arrow_strings(values: Any) -> Any:
-    """``values`` as a pyarrow string array (no copy when pyarrow stores them), or None."""
-    import pyarrow as pa  # imported on first use: ``import coursekit`` stays light
-
-    if isinstance(values, pd.Series):
-        values = values.array if _is_arrow(values.dtype) else values.to_numpy(dtype=object)
-    try:
-        array = (
-            pa.array(values)
-            if hasattr(values, "__arrow_array__")
-            else pa.array(values, pa.string())
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
-
-
-def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd.Index]:
-    """Codes (-1 for a missing value) and distinct values of a pyarrow string array."""
-    import pyarrow.compute as pc
-
-    if blocks and len(array) > 1:
-        change = pc.not_equal(array[1:], array[:-1]).fill_null(True)
-        starts = np.flatnonzero(np.r_[True, change.to_numpy(zero_copy_only=False)])
-        if starts.size < len(array) // 4:
-            codes, ids = _dictionary_encode(array.take(starts))
-            return np.repeat(codes, np.diff(np.r_[starts, len(array)])), ids
-    few = len(array) > _SAMPLE and pc.count_distinct(array.slice(0, _SAMPLE)).as_py() <= _FEW
-    packed = None if few else packed_codes(array)  # few distinct strings: hashed fast as such
-    if packed is not None:  # ids as integers: hashed several times faster
-        codes, first = packed
-        return codes, pd.Index(array.take(first).to_pandas(), dtype="str")
-    encoded = pc.dictionary_encode(array)
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    if encoded.indices.null_count:
-        codes = np.where(encoded.indices.is_valid().to_numpy(zero_copy_only=False), codes, -1)
-    return codes, pd.Index(encoded.dictionary.to_pandas(), dtype="str")
-
-
-def _is_arrow(dtype: Any) -> bool:
-    """Strings stored by pyarrow (pandas' "str" with pyarrow, "string[pyarrow]", ArrowDtype)."""
-    if isinstance(dtype, pd.ArrowDtype):
-        return pd.api.types.is_string_dtype(dtype)
-    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
-
-
 def _present(codes: np.ndarray, ids: pd.Index) -> pd.Index:
     """The ids that some row uses (a categorical may have unused categories)."""
     used = np.bincount(codes, minlength=len(ids)) > 0
     return ids if used.all() else ids[used]
 
 
-def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> Side:
+def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> _Half:
     needed = ["query_id", "doc_id", value_name]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
@@ -289,24 +231,25 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
             f"{what} DataFrame lacks the column(s) {', '.join(missing)}; it has "
             f"{', '.join(map(str, frame.columns))}"
         )
-    query, queries = _ids(frame["query_id"], short, "query id", blocks=True)
-    doc, docs = _ids(frame["doc_id"], short, "doc id")
+    query, queries = query_codes(frame["query_id"], short, "query id", blocks=True)
+    strings, rows = doc_strings(frame["doc_id"], short)
+    half = _Half(query, queries, strings, rows, np.zeros(0), short)
     values = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
         i = int(np.flatnonzero(~np.isfinite(values))[0])
         kind = "score" if short == "run" else "grade"
         raise ValueError(
-            f"{short} row {i} (query {queries[query[i]]!r}, document {docs[doc[i]]!r}): the "
+            f"{short} row {i} (query {queries[query[i]]!r}, document {half.doc_id(i)!r}): the "
             f"{kind} {frame[value_name].iloc[i]!r} is not a finite number"
         )
     # queries as the rows use them; codes renumbered only if some category is unused
     present = _present(query, queries)
     if len(present) < len(queries):
         query = present.get_indexer(queries)[query]
-    return Side(query, present, doc, docs, values, short)
+    return _Half(query, present, strings, rows, values, short)
 
 
-def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Side:
+def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> _Half:
     rankings = list(nested.values())
     for qid, docs_of_query in zip(nested, rankings, strict=True):
         if not isinstance(docs_of_query, Mapping):
@@ -330,8 +273,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
     if strings is None:
         if not set(map(type, doc_ids)) <= {str}:
             doc_ids = [str(d) for d in doc_ids]
-        strings = _arrow_strings(doc_ids)
-    doc, docs = _dictionary_encode(strings)
+        strings = arrow_strings(doc_ids)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
         merged, query_ids = pd.factorize(query_ids)
         query, query_ids = merged[query], pd.Index(query_ids)
@@ -339,7 +281,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Sid
         present = _present(query, query_ids)
         if len(present) < len(query_ids):
             query, query_ids = present.get_indexer(query_ids)[query], present
-    return Side(query, query_ids, doc.astype(np.int64), docs, array, short, distinct)
+    return _Half(query, query_ids, strings, None, array, short, distinct)
 
 
 def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:

@@ -33,7 +33,7 @@ from ..measures.graded import VARIANTS
 from ..registry import Measure, Rankings, parse_measure
 from ..trec.order import in_trec_order, string_ranks, trec_order
 from ..validation import check_bool, check_choice
-from .encode import Encoded, check_run_pairs, encode, qrels_side, run_side
+from .encode import Encoded, check_run_pairs, encode, sides
 from .fastcodes import match_pairs
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
@@ -129,8 +129,9 @@ def evaluate(
     missing_as_zero = check_bool(missing_as_zero, "missing_as_zero")
     fast = check_bool(fast, "fast")
     parsed = _measures(measures)
-    qrels_codes = qrels_side(qrels)
-    run_codes = run_side(run, check_duplicates=False)  # checked with the judgments' look-up
+    # doc codes shared by run and qrels; the run's duplicates are checked with the judgments'
+    # look-up
+    run_codes, qrels_codes = sides(run, qrels)
     encoded = encode(run_codes, qrels_codes, missing_as_zero)
     rankings, repeated = _rank(encoded, score_precision)
     check_run_pairs(run_codes, repeated, encoded.run_complete)
@@ -145,9 +146,17 @@ def evaluate(
             values[m.name] = m.every(rankings, **options)
     if slow:
         values.update(_query_by_query(rankings, slow, options))
-    index = pd.Index(encoded.queries, name="query_id")
-    wide = pd.DataFrame({m.name: values[m.name] for m in parsed}, index=index)
-    tidy = wide.reset_index().melt(id_vars="query_id", var_name="measure", value_name="value")
+    names, queries = [m.name for m in parsed], encoded.queries
+    n_queries = len(queries)
+    # one row per (query, measure), measure by measure (as DataFrame.melt, built directly)
+    tidy = pd.DataFrame(
+        {
+            "query_id": pd.array(np.tile(np.asarray(queries, dtype=object), len(names)), "str"),
+            "measure": pd.array(np.repeat(np.asarray(names, dtype=object), n_queries), "str"),
+            "value": np.concatenate([values[name] for name in names]).astype(float),
+        }
+    )
+    wide = pd.DataFrame({name: values[name] for name in names})
     return Evaluation(per_query=tidy, mean=wide.mean(axis=0))
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from .codes import byte_order
+
 
 def string_ranks(ids: Any) -> np.ndarray:
     """The rank of each of the distinct ``ids`` (strings) in string order, 0 for the smallest.
@@ -23,8 +25,11 @@ def string_ranks(ids: Any) -> np.ndarray:
     import pyarrow.compute as pc
 
     strings = pa.array(ids, type=pa.large_string()) if not isinstance(ids, pa.Array) else ids
+    order = byte_order(strings)  # on integers: several times faster than sorting strings
+    if order is None:
+        order = pc.sort_indices(strings).to_numpy()
     ranks = np.empty(len(strings), dtype=np.int64)
-    ranks[pc.sort_indices(strings).to_numpy()] = np.arange(len(strings))
+    ranks[order] = np.arange(len(strings))
     return ranks
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .codes import string_codes
 from .columns import MAX_GRADE, PathLike, first_duplicate
 
 _BLOCK = 1 << 25  # bytes read at a time: memory stays bounded for runs of any size
@@ -55,16 +56,19 @@ def _blocks(path: PathLike) -> Iterator[tuple[int, bytes]]:
 
 
 def _plain(data: bytes, comments: bool) -> bool:
-    """Whether a block is laid out the plain way: one space between fields, LF line ends, no
-    blank line, no comment (then pyarrow's CSV reader splits it, much faster)."""
-    odd = (b"\t", b"  ", b"\r", b"\n\n", b" \n", b"\n ", b"#" if comments else b"\t")
-    return not data.startswith((b" ", b"\n")) and not any(mark in data for mark in odd)
+    """Whether a block may be laid out the plain way: no tab, no CR, no comment (each found
+    with one byte search). One space between fields, no blank line: checked by
+    :func:`_split_plain` (pyarrow's CSV reader, much faster), which refuses any other block."""
+    odd = (b"\t", b"\r", b"#") if comments else (b"\t", b"\r")
+    return not any(mark in data for mark in odd)
 
 
 def _split_plain(data: bytes, n_fields: int) -> list | None:
     """The fields of a plain block (each column's chunks), or None if some line has another
-    number of fields or some bytes are not UTF-8 (then the general splitter says where)."""
+    number of fields, is blank, has an empty field (two spaces in a row, a space at either
+    end), or some bytes are not UTF-8 (then the general splitter reads it and says where)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     from pyarrow import csv
 
     names = [str(i) for i in range(n_fields)]
@@ -72,14 +76,19 @@ def _split_plain(data: bytes, n_fields: int) -> list | None:
         table = csv.read_csv(
             pa.py_buffer(data),
             read_options=csv.ReadOptions(column_names=names),
-            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False),
+            parse_options=csv.ParseOptions(
+                delimiter=" ", quote_char=False, ignore_empty_lines=False
+            ),
             convert_options=csv.ConvertOptions(
                 column_types=dict.fromkeys(names, pa.string()), strings_can_be_null=False
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    return [table.column(i).chunks for i in range(n_fields)]
+    columns = [table.column(i).chunks for i in range(n_fields)]
+    if any(pc.min(pc.binary_length(c)).as_py() == 0 for column in columns for c in column):
+        return None
+    return columns
 
 
 def _split(path: PathLike, first_line: int, data: bytes, spec: tuple) -> tuple[list, np.ndarray]:
@@ -181,14 +190,15 @@ def _in_range(
     return values
 
 
-def _categorical(column: Any) -> pd.Categorical:
-    """A pyarrow string column as a categorical: each id hashed once, by pyarrow."""
-    import pyarrow.compute as pc
-
-    encoded = pc.dictionary_encode(column.combine_chunks())
-    categories = pd.Index(encoded.dictionary.to_pandas(), dtype="str")
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+def _categorical(column: Any, blocks: bool = False) -> pd.Categorical:
+    """A pyarrow string column as a categorical: each id hashed once (doc ids as packed
+    integers; with ``blocks``, query ids and run names once a block of equal neighbours)."""
+    (codes,), ids = string_codes(column, blocks)
+    categories = pd.Index(ids.to_pandas(), dtype="str")
+    # distinct by construction: pandas' uniqueness check (a hash of every id) is skipped
+    fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+    dtype = fastpath(categories, False) if fastpath else pd.CategoricalDtype(categories)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
 def _check_duplicates(path: PathLike, frame: pd.DataFrame, lines: np.ndarray, verb: str) -> None:
@@ -214,7 +224,7 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     grades = _numbers(path, fields[3], lines, "the grade", integer=True)
     result = pd.DataFrame(
         {
-            "query_id": _categorical(fields[0]),
+            "query_id": _categorical(fields[0], blocks=True),
             "doc_id": _categorical(fields[2]),
             "relevance": grades.astype(np.int64),
         }
@@ -238,11 +248,11 @@ def read_run(path: PathLike) -> pd.DataFrame:
     scores = _numbers(path, fields[4], lines, "the score", integer=False)
     result = pd.DataFrame(
         {
-            "query_id": _categorical(fields[0]),
+            "query_id": _categorical(fields[0], blocks=True),
             "doc_id": _categorical(fields[2]),
             "rank": ranks.astype(np.int64),
             "score": scores,
-            "run": _categorical(fields[5]),
+            "run": _categorical(fields[5], blocks=True),
         }
     )
     _check_duplicates(path, result, lines, "retrieved")

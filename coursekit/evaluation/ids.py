@@ -1,0 +1,137 @@
+"""Id columns as integer codes, for :mod:`.encode`: query ids hashed once a block of equal
+neighbours (or as cached Python string hashes), doc ids turned into pyarrow strings that
+:func:`coursekit.trec.codes.string_codes` numbers together for the run and the qrels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..trec.codes import string_codes
+
+
+def query_codes(
+    column: pd.Series, what: str, name: str, blocks: bool = False
+) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes of an id column and the distinct ids (strings), hashing each row once.
+
+    With ``blocks``, each run of equal neighbours is hashed once: a run or qrels lists a query's
+    rows together, so its query ids cost one hash per query, not one per row.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        categories = column.cat.categories
+        if not pd.api.types.is_string_dtype(categories):
+            # ids such as 7 and "7" become one string: merge their codes
+            merged, categories = pd.factorize(categories.astype(str))
+            codes = np.where(codes >= 0, merged[codes], -1)
+            categories = pd.Index(categories)
+    elif (
+        found := _object_blocks(column.to_numpy()) if blocks and column.dtype == object else None
+    ) is not None:
+        codes, categories = found
+    elif (found := _object_few(column.to_numpy()) if column.dtype == object else None) is not None:
+        codes, categories = found
+    elif (array := arrow_strings(column)) is None:
+        # ids that are not all strings (numbers, say): as strings
+        codes, categories = pd.factorize(column.astype(str))
+        categories = pd.Index(categories)
+    else:
+        codes, categories = _dictionary_encode(array, blocks)
+    if codes.size and codes.min() < 0:
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"{what} row {i}: the {name} is missing")
+    return codes.astype(np.int64, copy=False), categories
+
+
+def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes of Python strings listed in blocks of equal neighbours (a run's query ids), each
+    block converted and hashed once; None when there are many blocks or not only strings."""
+    if values.size < 2:
+        return None
+    head = values[:_SAMPLE]  # rows in any order (as often once ties are shuffled): give up early
+    if values.size > _SAMPLE and np.count_nonzero(head[1:] != head[:-1]) >= _SAMPLE // 4:
+        return None
+    change = values[1:] != values[:-1]
+    if not isinstance(change, np.ndarray) or change.dtype != bool:
+        return None
+    starts = np.flatnonzero(np.r_[True, change])
+    if starts.size >= values.size // 4:
+        return None
+    array = arrow_strings(values[starts])
+    if array is None:
+        return None
+    codes, ids = _dictionary_encode(array)
+    return np.repeat(codes, np.diff(np.r_[starts, values.size])), ids
+
+
+_SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
+_FEW = 2048  # distinct ids in the sample under which hashing Python strings directly is faster
+
+
+def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes of Python strings with few distinct values (query ids in any order), hashed as
+    they are (their hash is cached by Python); None when there seem to be many distinct values
+    or some id is not a string."""
+    if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
+        return None
+    codes, uniques = pd.factorize(values)
+    if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
+        return None
+    return codes, pd.Index(uniques, dtype="str")
+
+
+def arrow_strings(values: Any) -> Any:
+    """``values`` as a pyarrow string array (no copy when pyarrow stores them), or None."""
+    import pyarrow as pa  # imported on first use: ``import coursekit`` stays light
+
+    if isinstance(values, (pd.Series, pd.Index)):
+        values = values.array if is_arrow(values.dtype) else values.to_numpy(dtype=object)
+    try:
+        array = (
+            pa.array(values)
+            if hasattr(values, "__arrow_array__")
+            else pa.array(values, pa.string())
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1 for a missing value) and distinct values of a pyarrow string array."""
+    (codes,), ids = string_codes(array, blocks)
+    return codes, pd.Index(ids.to_pandas(), dtype="str")
+
+
+def is_arrow(dtype: Any) -> bool:
+    """Strings stored by pyarrow (pandas' "str" with pyarrow, "string[pyarrow]", ArrowDtype)."""
+    if isinstance(dtype, pd.ArrowDtype):
+        return pd.api.types.is_string_dtype(dtype)
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+
+
+def doc_strings(column: pd.Series, what: str) -> tuple[Any, np.ndarray | None]:
+    """A doc id column as ``(strings, rows)``: a pyarrow string array without nulls, and the
+    position of each row's id in it (None: one string a row). Numbers become strings."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        rows = column.cat.codes.to_numpy().astype(np.int64)
+        categories = column.cat.categories
+        if not pd.api.types.is_string_dtype(categories):
+            categories = categories.astype(str)  # ids such as 7 and "7": one string
+        strings = arrow_strings(categories)
+        if strings is None:
+            strings = arrow_strings(categories.astype(str))
+        missing = rows < 0
+    else:
+        rows = None
+        strings = arrow_strings(column)
+        if strings is None:  # ids that are not all strings (numbers, say): as strings
+            strings = arrow_strings(column.astype(str))
+        missing = strings.is_null().to_numpy(zero_copy_only=False) if strings.null_count else None
+    if missing is not None and missing.any():
+        raise ValueError(f"{what} row {int(np.flatnonzero(missing)[0])}: the doc id is missing")
+    return strings, rows

@@ -1,0 +1,193 @@
+"""String ids as integer codes with little hashing: shared by the readers and ``evaluate``.
+
+* :func:`packed_codes`: the codes of pyarrow string arrays, each id read as its bytes (padded
+  with zeros to 8, 16, 24 or 32 bytes, straight from arrow's buffers) and its length, put in
+  one 64-bit integer; integers are hashed several times faster than strings. Ids of at most 8
+  bytes fit exactly (bytes and length); longer ones are mixed, and the mixing is checked exact
+  afterwards (every row equals, word by word and in length, the first row of its code); when
+  it is not, or an id is longer than 32 bytes, the caller hashes the strings instead.
+* :func:`string_codes`: codes and distinct ids of pyarrow string arrays (several arrays share
+  one numbering), packed when they pack, each block of equal neighbours hashed once when ids
+  come in blocks (a run's query ids), else hashed as strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["packed_codes", "string_codes"]
+
+_MAX_WIDTH = 32
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
+_LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(codes, first)`` of a pyarrow string array without nulls (or of several, as if
+    concatenated): ``codes[i]`` numbers the distinct ids in order of first appearance,
+    ``first[c]`` is the first row of code ``c``; or None when the ids do not pack (longer
+    than 32 bytes, or two ids mixed into one integer)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arrays = [arrays] if isinstance(arrays, pa.Array) else [a for a in arrays if len(a)]
+    n = sum(len(a) for a in arrays)
+    if n == 0 or any(a.null_count for a in arrays):
+        return None
+    if not all(pa.types.is_string(a.type) or pa.types.is_large_string(a.type) for a in arrays):
+        return None
+    sizes = [_sizes(a) for a in arrays]
+    longest = max(int(s[1].max(initial=0)) for s in sizes)
+    width = max(8, -(-longest // 8) * 8)
+    if width > _MAX_WIDTH:
+        return None
+    words = [np.empty(n, dtype=np.uint64) for _ in range(width // 8)]
+    at = 0
+    for array, (offsets, size) in zip(arrays, sizes, strict=True):
+        _words(array, offsets, size, [word[at : at + len(array)] for word in words])
+        at += len(array)
+    size = np.concatenate([s for _, s in sizes]) if len(sizes) > 1 else sizes[0][1]
+    # ids of at most 8 bytes: the bytes, with the length in the (then empty) top byte, are the
+    # id itself; exact unless an 8-byte id ends with a byte below 8 (then mixed and checked)
+    exact = len(words) == 1 and not np.any((size == 8) & (words[0] >> np.uint64(56) < 8))
+    key = words[0] if exact else words[0].copy()  # the words are needed again if not exact
+    with np.errstate(over="ignore"):
+        if exact:
+            key |= np.where(size < 8, size, 0).astype(np.uint64) << np.uint64(56)
+        else:
+            for word in words[1:]:
+                key *= _MIX
+                key += word
+            key ^= size.astype(np.uint64) * _LENGTH_MIX
+        key *= _MIX  # a bijection that spreads the bits: hashed faster
+    codes = pc.dictionary_encode(pa.array(key.view(np.int64))).indices.to_numpy()
+    codes = codes.astype(np.int64, copy=False)
+    n_codes = int(codes.max()) + 1
+    first = np.empty(n_codes, dtype=np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)
+    same = first[codes]
+    if not exact and not (
+        all(np.array_equal(word[same], word) for word in words) and np.array_equal(size[same], size)
+    ):
+        return None  # two ids mixed into one integer: hash the strings instead
+    return codes, first
+
+
+_BYTES_MASK = np.array([(1 << (8 * c)) - 1 for c in range(8)] + [2**64 - 1], dtype=np.uint64)
+
+
+def _sizes(array: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The offsets (from the array's own offset on) and byte length of each id."""
+    import pyarrow as pa
+
+    n = len(array)
+    kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    offsets = np.frombuffer(array.buffers()[1], dtype=kind, count=array.offset + n + 1)
+    offsets = offsets[array.offset :]
+    return offsets, np.diff(offsets)
+
+
+def _words(array: Any, offsets: np.ndarray, size: np.ndarray, out: list[np.ndarray]) -> None:
+    """The UTF-8 bytes of each id as ``len(out)`` 8-byte little-endian words, padded with
+    zeros, written into ``out``; read from arrow's buffers, each word one unaligned load."""
+    n, width = len(array), 8 * len(out)
+    start, end = int(offsets[0]), int(offsets[n])
+    data = np.zeros(end - start + width + 8, dtype=np.uint8)
+    if end > start:
+        data[: end - start] = np.frombuffer(
+            array.buffers()[2], dtype=np.uint8, count=end - start, offset=start
+        )
+    unaligned = np.ndarray((data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
+    row_start = (offsets[:n] - start).astype(np.intp)
+    for column, word in enumerate(out):
+        loaded = unaligned[row_start + 8 * column if column else row_start]  # (faster than take)
+        mask = _BYTES_MASK[np.clip(size - 8 * column, 0, 8)]  # bytes of the next id: zeros
+        np.bitwise_and(loaded, mask, out=word)
+
+
+def string_codes(arrays: Any, blocks: bool = False) -> tuple[list[np.ndarray], Any]:
+    """Codes (-1 for a missing value) of one or several pyarrow string arrays, numbered
+    together, and the distinct ids (a pyarrow array; ``ids[code]``).
+
+    With ``blocks``, each run of equal neighbours is hashed once, when there are few such runs
+    (a run or qrels lists a query's rows together: one hash a query, not one a row).
+
+    >>> import pyarrow as pa
+    >>> codes, ids = string_codes([pa.array(["b", "a", "b"]), pa.array(["c", "a"])])
+    >>> [c.tolist() for c in codes], ids.to_pylist()
+    ([[0, 1, 0], [2, 1]], ['b', 'a', 'c'])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arrays = [arrays] if isinstance(arrays, (pa.Array, pa.ChunkedArray)) else list(arrays)
+    arrays = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays]
+    if blocks and len(arrays) == 1 and len(arrays[0]) > 1:
+        array = arrays[0]
+        change = pc.not_equal(array[1:], array[:-1]).fill_null(True)
+        starts = np.flatnonzero(np.r_[True, change.to_numpy(zero_copy_only=False)])
+        if starts.size < len(array) // 4:
+            (codes,), ids = string_codes([array.take(starts)])
+            return [np.repeat(codes, np.diff(np.r_[starts, len(array)]))], ids
+    lengths = np.cumsum([0] + [len(a) for a in arrays])
+    packed = packed_codes(arrays)
+    if packed is not None:  # ids as integers: hashed several times faster
+        codes, first = packed
+        part = np.searchsorted(lengths, first, side="right") - 1  # first rows: increasing
+        ids = _concat(
+            [
+                a.take(first[part == i] - lengths[i])
+                for i, a in enumerate(arrays)
+                if np.any(part == i)
+            ]
+        )
+    else:
+        encoded = pc.dictionary_encode(_concat(arrays))
+        indices = encoded.indices.fill_null(-1) if encoded.indices.null_count else encoded.indices
+        codes = indices.to_numpy().astype(np.int64, copy=False)
+        ids = encoded.dictionary
+    return [codes[lengths[i] : lengths[i + 1]] for i in range(len(arrays))], ids
+
+
+def _concat(arrays: Sequence[Any]) -> Any:
+    import pyarrow as pa
+
+    if len(arrays) == 1:
+        return arrays[0]
+    if len({a.type for a in arrays}) > 1:
+        arrays = [a.cast(pa.large_string()) for a in arrays]
+    return pa.concat_arrays(arrays)
+
+
+def byte_order(array: Any) -> np.ndarray | None:
+    """The row order that sorts a pyarrow string array without nulls by its UTF-8 bytes (as
+    ``strcmp``, and Python for strings), from the packed words: big-endian words compare as
+    the bytes do, zero padding sorts first, and the length breaks the ties it leaves (an id
+    and the same id followed by NUL bytes). None for ids over 32 bytes or with nulls.
+
+    >>> import pyarrow as pa
+    >>> byte_order(pa.array(["b", "ab", "a", "a\\x00", "é", "z"])).tolist()
+    [2, 3, 1, 0, 5, 4]
+    """
+    import pyarrow as pa
+
+    if array.null_count or not (
+        pa.types.is_string(array.type) or pa.types.is_large_string(array.type)
+    ):
+        return None
+    offsets, size = _sizes(array)
+    width = max(8, -(-int(size.max(initial=0)) // 8) * 8)
+    if width > _MAX_WIDTH or len(array) == 0:
+        return None
+    words = [np.empty(len(array), dtype=np.uint64) for _ in range(width // 8)]
+    _words(array, offsets, size, words)
+    keys = [word.byteswap() for word in words]  # big-endian: compares as the bytes
+    if len(keys) == 1:
+        order = np.argsort(keys[0])  # distinct keys (checked below): any sort will do
+        ordered = keys[0][order]
+        if not np.any(ordered[1:] == ordered[:-1]):
+            return order
+    return np.lexsort([size, *reversed(keys)])
