@@ -8,55 +8,22 @@ taken from coursekit or from the keys.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
+from exercise_support import load_key, public_spec, says
 
-from coursekit.grading import Choice, Value, judge_value, judging, questions, variants
+from coursekit.grading import Choice, judge_value, judging
 
 ROOT = Path(__file__).resolve().parents[1]
 CH01, CH02, CH04 = "01_precision_recall", "02_curves_interpolation", "04_top_of_list"
 CHAPTERS = [CH01, CH02, CH04]
 
 
-def _key(chapter: str) -> ModuleType:
-    path = ROOT / "solutions" / "keys" / f"{chapter}.py"
-    spec = importlib.util.spec_from_file_location(f"key_{chapter}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-KEYS = {chapter: _key(chapter) for chapter in CHAPTERS}
-
-
-def _spec(chapter: str, qid: str) -> dict:
-    """The public form of a question, as students install it (checks.json)."""
-    return json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid]
-
-
-def _hint(chapter: str, qid: str, words: str) -> str:
-    """The hint of the mistake of ``qid`` whose text contains ``words``."""
-    hints = [m["hint"] for m in _spec(chapter, qid)["mistakes"]]
-    found = [h for h in hints if words in h]
-    assert len(found) == 1, (words, hints)
-    return found[0]
-
-
-def _says(chapter: str, qid: str, answer, words: str) -> bool:
-    return judge_value(_spec(chapter, qid), answer) == f"{qid}: not right yet: " + _hint(
-        chapter, qid, words
-    )
+KEYS = {chapter: load_key(chapter) for chapter in CHAPTERS}
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,7 +51,7 @@ BETA_01 = math.sqrt(5 / 32)
     ],
 )
 def test_01_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH01, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH01, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -105,7 +72,7 @@ def test_01_the_right_answer_passes(qid, answer):
     ],
 )
 def test_01_each_mistake_prints_its_hint(qid, answer, words):
-    assert _says(CH01, qid, answer, words)
+    assert says(CH01, qid, answer, words)
 
 
 def test_01_the_choices_follow_from_the_data():
@@ -131,7 +98,7 @@ def _beta_not_squared(precision, recall, beta=1.0):
 
 def test_01_q10_a_function_with_beta_not_squared_gets_its_hint():
     # beta = 2 on P = 0.4, R = 0.8: 3 * 0.32 / 1.6 = 0.6 instead of 5 * 0.32 / 2.4 = 0.6667
-    message = judging.judge_function_here(_spec(CH01, "q10"), _beta_not_squared)
+    message = judging.judge_function_here(public_spec(CH01, "q10"), _beta_not_squared)
     assert "beta is squared" in message
 
 
@@ -165,7 +132,7 @@ B2_FIRST = [0, 1 / 2, 1 / 2, 2 / 3, 2 / 3, 2 / 3, 3 / 5, 3 / 5, 1 / 2, 1 / 2, 1 
     [("q1", P_A1), ("q2", R_A1), ("q3", [4, 9]), ("q4", IAP_A1), ("q6", IAP_B), ("q7", 0.6)],
 )
 def test_02_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH02, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH02, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -191,7 +158,7 @@ def test_02_the_right_answer_passes(qid, answer):
     ],
 )
 def test_02_each_mistake_prints_its_hint(qid, answer, words):
-    assert _says(CH02, qid, answer, words)
+    assert says(CH02, qid, answer, words)
 
 
 def _levels_times_tenth(rels, n_relevant, levels=None):
@@ -234,7 +201,7 @@ def _first_reaching(rels, n_relevant, levels=None):
     ],
 )
 def test_02_q5_a_mistaken_function_gets_its_hint(func, words):
-    message = judging.judge_function_here(_spec(CH02, "q5"), func)
+    message = judging.judge_function_here(public_spec(CH02, "q5"), func)
     assert "wrong on the case" in message and words in message, message
 
 
@@ -262,7 +229,7 @@ def test_02_the_choices_follow_from_the_data():
     ],
 )
 def test_04_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH04, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH04, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -286,7 +253,7 @@ def test_04_the_right_answer_passes(qid, answer):
     ],
 )
 def test_04_each_mistake_prints_its_hint(qid, answer, words):
-    assert _says(CH04, qid, answer, words)
+    assert says(CH04, qid, answer, words)
 
 
 def _r_precision_divided_by_retrieved(rels, n_relevant):
@@ -300,7 +267,9 @@ def _r_precision_divided_by_retrieved(rels, n_relevant):
 
 def test_04_q10_dividing_by_the_retrieved_gets_its_hint():
     # [1, 1] with n = 5: 2/5 = 0.4, not 2/2
-    message = judging.judge_function_here(_spec(CH04, "q10"), _r_precision_divided_by_retrieved)
+    message = judging.judge_function_here(
+        public_spec(CH04, "q10"), _r_precision_divided_by_retrieved
+    )
     assert "shorter than n" in message and "not by the documents retrieved" in message
 
 
@@ -340,52 +309,6 @@ def test_the_public_data_cell_is_the_notebooks(chapter):
         assert [c.source for c in cells].count(key.generate(None)[0]) == 1
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_hints_never_show_an_expected_value(chapter):
-    specs = json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter]
-    for q in KEYS[chapter].QUESTIONS:
-        expected = getattr(q, "expected", None)
-        items = expected if isinstance(expected, list) else [expected]
-        texts = [f"{v:.{d}f}" for v in items if isinstance(v, float) for d in (2, 3, 4)]
-        for mistake in specs[q.qid].get("mistakes", []):
-            assert not any(t in mistake["hint"] for t in texts), (q.qid, mistake["hint"])
-
-
-SECRET = b"a lecturer's secret of more than sixteen bytes"
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_two_seeds_give_two_variants_with_the_public_choices(chapter):
-    key = KEYS[chapter]
-    (source_1, first), (source_2, second) = (
-        key.generate(np.random.default_rng(seed)) for seed in (1, 2)
-    )
-    assert source_1 != source_2 != key.generate(None)[0]
-    values = [{q.qid: q.expected for q in qs if isinstance(q, Value)} for qs in (first, second)]
-    differ = [qid for qid in values[0] if values[0][qid] != values[1][qid]]
-    constant = {CH01: 1, CH02: 0, CH04: 2}[chapter]  # 01 q7; 04 q3 (rank n = 8), q8 (3/10)
-    assert len(differ) >= len(values[0]) - constant, differ
-
-    def letters(qs):
-        return {q.qid: q.expected for q in qs if isinstance(q, Choice)}
-
-    assert letters(first) == letters(second) == letters(key.QUESTIONS)
-    for qs in (first, second):
-        for q in qs:
-            q.public(chapter)  # no mistake equal to its expected value
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_a_variant_data_cell_is_as_ruff_formats_it(chapter):
-    ruff = Path(sys.executable).with_name("ruff")
-    for seed in range(4):
-        source = KEYS[chapter].generate(np.random.default_rng(seed))[0] + "\n"
-        done = subprocess.run(
-            [str(ruff), "format", "-"], input=source, capture_output=True, text=True, cwd=ROOT
-        )
-        assert done.returncode == 0 and done.stdout == source, done.stdout
-
-
 def _names(source: str) -> dict:
     names: dict = {"ck": __import__("coursekit")}
     exec(source, names)
@@ -413,27 +336,3 @@ def test_variants_keep_the_text_true():
         assert d["system_s"]["u3"] == [0] * 10
         assert all(rels[0] == 0 for rels in d["system_s"].values())
         assert d["n_relevant"] == {"u1": 2, "u2": 5, "u3": 1, "u4": 8, "u5": 3}
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_a_variants_own_solution_passes_every_question(chapter, tmp_path, monkeypatch):
-    key = KEYS[chapter]
-    solution = nbformat.read(ROOT / "solutions" / f"{chapter}.ipynb", as_version=4)
-    notebook = variants.personalise(solution, chapter, "alice", key, SECRET)
-    _, own = variants.variant(key, SECRET, chapter, "alice")
-    log = tmp_path / "answers.jsonl"
-    monkeypatch.setenv("COURSEKIT_ANSWER_LOG", str(log))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no attempts file of the user's
-    NotebookClient(
-        notebook, timeout=300, resources={"metadata": {"path": str(ROOT / "solutions")}}
-    ).execute()
-    answers = {e["qid"]: e for e in map(json.loads, log.read_text().splitlines())}
-    public = {q.qid: q for q in key.QUESTIONS}
-    for q in own:
-        if isinstance(q, (Value, Choice)):
-            given = answers[q.qid]["value"]
-            assert judge_value(q.public(chapter), given) == f"{q.qid}: passed"
-        if isinstance(q, Value):  # the public answer is wrong on the student's data
-            assert judge_value(public[q.qid].public(chapter), given) != f"{q.qid}: passed" or (
-                q.expected == public[q.qid].expected
-            )

@@ -8,44 +8,18 @@ taken from coursekit or from the keys.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
 from pathlib import Path
-from types import ModuleType
 
 import nbformat
-import numpy as np
 import pytest
-from nbclient import NotebookClient
+from exercise_support import hint, load_key, public_spec
 from scipy import stats
 
-from coursekit.grading import Choice, Value, judge_value, questions, variants
+from coursekit.grading import judge_value
 
 ROOT = Path(__file__).resolve().parents[1]
 CH06, CH07 = "06_recall_oriented", "07_rank_correlation"
-
-
-def _spec(chapter: str, qid: str) -> dict:
-    """The public form of a question, as students install it (checks.json)."""
-    return json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid]
-
-
-def _key(chapter: str) -> ModuleType:
-    path = ROOT / "solutions" / "keys" / f"{chapter}.py"
-    spec = importlib.util.spec_from_file_location(f"key_{chapter}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _hint(chapter: str, qid: str, words: str) -> str:
-    """The hint of the mistake of ``qid`` whose text contains ``words``."""
-    hints = [m["hint"] for m in _spec(chapter, qid)["mistakes"]]
-    found = [h for h in hints if words in h]
-    assert len(found) == 1, (words, hints)
-    return found[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -94,7 +68,7 @@ DROPS_RIGHT = [1 / 150, 8 / 150]
     ],
 )
 def test_06_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH06, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH06, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -129,13 +103,13 @@ def test_06_the_right_answer_passes(qid, answer):
     ],
 )
 def test_06_each_mistake_prints_its_hint(qid, answer, words):
-    assert judge_value(_spec(CH06, qid), answer) == f"{qid}: not right yet: " + _hint(
+    assert judge_value(public_spec(CH06, qid), answer) == f"{qid}: not right yet: " + hint(
         CH06, qid, words
     )
 
 
 def test_06_the_choices_follow_from_the_data():
-    key = _key(CH06)
+    key = load_key(CH06)
     # q6: PRES puts C last (0.38 < 0.4933 < 0.54, from PRES_RIGHT above)
     assert PRES_RIGHT[2] < min(PRES_RIGHT[:2])
     # q9: MOR = (h + g) / 7 with g in [0, 1]: h = 5 needs MOR >= 5/7 = 0.714 > 0.70
@@ -145,7 +119,7 @@ def test_06_the_choices_follow_from_the_data():
 
 
 def test_06_the_notebook_shows_the_keys_data():
-    key = _key(CH06)
+    key = load_key(CH06)
     cells = nbformat.read(ROOT / "solutions" / f"{CH06}.ipynb", as_version=4).cells
     text = "\n".join(c.source for c in cells)
     for rows in key.TABLES.values():
@@ -188,7 +162,7 @@ TAU_B = 7 / math.sqrt(13 * 15)
     ],
 )
 def test_07_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH07, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH07, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -211,13 +185,13 @@ def test_07_the_right_answer_passes(qid, answer):
     ],
 )
 def test_07_each_mistake_prints_its_hint(qid, answer, words):
-    assert judge_value(_spec(CH07, qid), answer) == f"{qid}: not right yet: " + _hint(
+    assert judge_value(public_spec(CH07, qid), answer) == f"{qid}: not right yet: " + hint(
         CH07, qid, words
     )
 
 
 def test_07_the_choices_follow_from_the_data():
-    key = _key(CH07)
+    key = load_key(CH07)
     # q9: without ties tau = (2C - 15) / 15: 0.73 = 11/15 can be printed, 0.67 = 10/15 cannot
     assert round(11 / 15, 2) == key.PRINTED["X"][1]
     assert all(round((2 * c - 15) / 15, 2) != key.PRINTED["Y"][1] for c in range(16))
@@ -234,7 +208,7 @@ def test_07_the_choices_follow_from_the_data():
 
 
 def test_07_the_notebook_shows_the_keys_data():
-    key = _key(CH07)
+    key = load_key(CH07)
     cells = nbformat.read(ROOT / "solutions" / f"{CH07}.ipynb", as_version=4).cells
     text = "\n".join(c.source for c in cells)
     for name, (rho, tau) in key.PRINTED.items():
@@ -245,79 +219,5 @@ def test_07_the_notebook_shows_the_keys_data():
     assert f"{key.CORRECTION}" in text
 
 
-@pytest.mark.parametrize("chapter", [CH06, CH07])
-def test_hints_never_show_an_expected_value(chapter):
-    specs = json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter]
-    for q in _key(chapter).QUESTIONS:
-        expected = getattr(q, "expected", None)
-        items = expected if isinstance(expected, list) else [expected]
-        texts = [f"{v:.{d}f}" for v in items if isinstance(v, float) for d in (2, 3, 4)]
-        texts += [repr(v) for v in items if isinstance(v, int) and v > 9]
-        for mistake in specs[q.qid].get("mistakes", []):
-            assert not any(t in mistake["hint"] for t in texts), (q.qid, mistake["hint"])
-
-
 # --------------------------------------------------------------------------------------------
 # Per-student variants (generate(rng) in the keys)
-
-SECRET = b"a lecturer's secret of more than sixteen bytes"
-
-
-@pytest.mark.parametrize("chapter", [CH06, CH07])
-def test_two_seeds_give_two_variants_with_the_public_choices(chapter):
-    key = _key(chapter)
-    (source_1, first), (source_2, second) = (
-        key.generate(np.random.default_rng(seed)) for seed in (1, 2)
-    )
-    assert source_1 != source_2 != key.generate(None)[0]
-    values = [{q.qid: q.expected for q in qs if isinstance(q, Value)} for qs in (first, second)]
-    differ = [qid for qid in values[0] if values[0][qid] != values[1][qid]]
-    assert len(differ) >= len(values[0]) - 1, differ  # every data question but maybe one
-
-    def letters(qs):
-        return {q.qid: q.expected for q in qs if isinstance(q, Choice)}
-
-    # a variant's check() judges choices as the public exercise does: same letters
-    assert letters(first) == letters(second) == letters(key.QUESTIONS)
-    for qs in (first, second):
-        for q in qs:
-            q.public(chapter)  # no mistake equal to its expected value
-
-
-@pytest.mark.parametrize("chapter", [CH06, CH07])
-def test_a_variant_data_cell_is_as_ruff_formats_it(chapter):
-    import subprocess
-    import sys
-
-    key = _key(chapter)
-    ruff = Path(sys.executable).with_name("ruff")
-    for seed in range(4):
-        source = key.generate(np.random.default_rng(seed))[0] + "\n"
-        done = subprocess.run(
-            [str(ruff), "format", "-"], input=source, capture_output=True, text=True, cwd=ROOT
-        )
-        assert done.returncode == 0 and done.stdout == source, done.stdout
-
-
-@pytest.mark.parametrize("chapter", [CH06, CH07])
-def test_a_variants_own_solution_passes_every_question(chapter, tmp_path, monkeypatch):
-    key = _key(chapter)
-    solution = nbformat.read(ROOT / "solutions" / f"{chapter}.ipynb", as_version=4)
-    notebook = variants.personalise(solution, chapter, "alice", key, SECRET)
-    _, own = variants.variant(key, SECRET, chapter, "alice")
-    log = tmp_path / "answers.jsonl"
-    monkeypatch.setenv("COURSEKIT_ANSWER_LOG", str(log))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no attempts file of the user's
-    NotebookClient(
-        notebook, timeout=300, resources={"metadata": {"path": str(ROOT / "solutions")}}
-    ).execute()
-    answers = {e["qid"]: e for e in map(json.loads, log.read_text().splitlines())}
-    public = {q.qid: q for q in key.QUESTIONS}
-    for q in own:
-        if isinstance(q, (Value, Choice)):
-            given = answers[q.qid]["value"]
-            assert judge_value(q.public(chapter), given) == f"{q.qid}: passed"
-        if isinstance(q, Value):  # the public answer is wrong on the student's data
-            assert judge_value(public[q.qid].public(chapter), given) != f"{q.qid}: passed" or (
-                q.expected == public[q.qid].expected
-            )

@@ -5,53 +5,19 @@ comments (08, on the course collection: with pytrec_eval and scipy), never taken
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
-import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
+from exercise_support import load_key, public_spec, says
 from scipy import stats
 
-from coursekit.grading import Choice, Value, judge_value, judging, questions, variants
+from coursekit.grading import judge_value, judging
 
 ROOT = Path(__file__).resolve().parents[1]
 CH08, CH09, CH10 = "08_comparing_systems", "09_relevance_judgments", "10_users_online"
 CHAPTERS = [CH08, CH09, CH10]
-
-
-def _spec(chapter: str, qid: str) -> dict:
-    """The public form of a question, as students install it (checks.json)."""
-    return json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid]
-
-
-def _key(chapter: str) -> ModuleType:
-    path = ROOT / "solutions" / "keys" / f"{chapter}.py"
-    spec = importlib.util.spec_from_file_location(f"key_{chapter}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _hint(chapter: str, qid: str, words: str) -> str:
-    """The hint of the mistake of ``qid`` whose text contains ``words``."""
-    hints = [m["hint"] for m in _spec(chapter, qid)["mistakes"]]
-    found = [h for h in hints if words in h]
-    assert len(found) == 1, (words, hints)
-    return found[0]
-
-
-def _says(chapter: str, qid: str, answer, words: str) -> None:
-    assert judge_value(_spec(chapter, qid), answer) == f"{qid}: not right yet: " + _hint(
-        chapter, qid, words
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -91,26 +57,26 @@ def _both(ap08) -> tuple[np.ndarray, np.ndarray]:
 def test_08_mistakes_on_maps_gains_counts_and_p_value(ap08):
     a, b = _both(ap08)
     map_a, map_b = a.mean(), b.mean()
-    assert judge_value(_spec(CH08, "q1"), [map_a, map_b]) == "q1: passed"
+    assert judge_value(public_spec(CH08, "q1"), [map_a, map_b]) == "q1: passed"
     # tfidf answers 53 of the 54 topics: its mean over those only is higher
     answered_b = np.mean(list(ap08["tfidf"].values()))
     assert len(ap08["tfidf"]) < len(ap08["topics"])
-    _says(CH08, "q1", [map_a, answered_b], "missing_as_zero")
-    _says(CH08, "q1", [map_b, map_a], "comes first")
+    says(CH08, "q1", [map_a, answered_b], "missing_as_zero")
+    says(CH08, "q1", [map_b, map_a], "comes first")
     gain = 100 * (map_a - map_b) / map_b
-    assert judge_value(_spec(CH08, "q2"), gain) == "q2: passed"
-    _says(CH08, "q2", 100 * (map_b - map_a) / map_a, "B's gain over A")
-    _says(CH08, "q2", 100 * (map_a - map_b) / map_a, "not A's")
-    _says(CH08, "q2", (map_a - map_b) / map_b, "times 100")
-    _says(CH08, "q2", 100 * (map_a - map_b), "in points")
-    assert judge_value(_spec(CH08, "q3"), int((a > b).sum())) == "q3: passed"
+    assert judge_value(public_spec(CH08, "q2"), gain) == "q2: passed"
+    says(CH08, "q2", 100 * (map_b - map_a) / map_a, "B's gain over A")
+    says(CH08, "q2", 100 * (map_a - map_b) / map_a, "not A's")
+    says(CH08, "q2", (map_a - map_b) / map_b, "times 100")
+    says(CH08, "q2", 100 * (map_a - map_b), "in points")
+    assert judge_value(public_spec(CH08, "q3"), int((a > b).sum())) == "q3: passed"
     assert (a == b).sum() > 0  # some topics tie, so counting ties is a different answer
-    _says(CH08, "q3", int((a >= b).sum()), "a tie is not a win")
-    _says(CH08, "q3", int((b > a).sum()), "B beats A")
+    says(CH08, "q3", int((a >= b).sum()), "a tie is not a win")
+    says(CH08, "q3", int((b > a).sum()), "B beats A")
     p = stats.ttest_rel(a, b).pvalue
-    assert judge_value(_spec(CH08, "q4"), p) == "q4: passed"
-    _says(CH08, "q4", p / 2, "halved")
-    _says(CH08, "q4", stats.ttest_ind(a, b).pvalue, "unpaired")
+    assert judge_value(public_spec(CH08, "q4"), p) == "q4: passed"
+    says(CH08, "q4", p / 2, "halved")
+    says(CH08, "q4", stats.ttest_ind(a, b).pvalue, "unpaired")
 
 
 # q5 on [0.011, 0.020, 0.004, 0.041]: sorted 0.004 * 4 = 0.016, 0.011 * 3 = 0.033,
@@ -122,8 +88,8 @@ def test_08_mistakes_on_maps_gains_counts_and_p_value(ap08):
     [([2, 2], "the largest by 1"), ([4, 4], "without any correction"), ([2, 4], "comes first")],
 )
 def test_08_holm_mistakes(answer, words):
-    assert judge_value(_spec(CH08, "q5"), [4, 2]) == "q5: passed"
-    _says(CH08, "q5", answer, words)
+    assert judge_value(public_spec(CH08, "q5"), [4, 2]) == "q5: passed"
+    says(CH08, "q5", answer, words)
 
 
 def _power(effect: float, n: int, alpha: float) -> float:
@@ -138,13 +104,13 @@ def test_08_topic_set_size_and_its_mistakes():
         return next(n for n in range(2, 1000) if _power(0.3, n, alpha) >= 0.8)
 
     n = first(0.05)
-    assert judge_value(_spec(CH08, "q7"), n) == "q7: passed"
-    _says(CH08, "q7", n - 1, "still has power below")
-    _says(CH08, "q7", first(0.10), "one-sided")
+    assert judge_value(public_spec(CH08, "q7"), n) == "q7: passed"
+    says(CH08, "q7", n - 1, "still has power below")
+    says(CH08, "q7", first(0.10), "one-sided")
     # ((1.959964 + 0.841621) / 0.3)^2 = 87.2...: 88
     normal = math.ceil(((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 0.3) ** 2)
     assert normal == 88
-    _says(CH08, "q7", normal, "normal approximation")
+    says(CH08, "q7", normal, "normal approximation")
 
 
 def gain_over_a(a, b):
@@ -152,7 +118,7 @@ def gain_over_a(a, b):
 
 
 def test_08_a_gain_function_divided_by_a_gets_its_hint():
-    assert "not by a" in judging.judge_function_here(_spec(CH08, "q9"), gain_over_a)
+    assert "not by a" in judging.judge_function_here(public_spec(CH08, "q9"), gain_over_a)
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,7 +149,7 @@ POOLED = 0.28875 / 0.43875
     ],
 )
 def test_09_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH09, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH09, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -212,7 +178,7 @@ def test_09_the_right_answer_passes(qid, answer):
     ],
 )
 def test_09_each_mistake_prints_its_hint(qid, answer, words):
-    _says(CH09, qid, answer, words)
+    says(CH09, qid, answer, words)
 
 
 def kappa_first_shares(a, b):
@@ -224,7 +190,7 @@ def kappa_first_shares(a, b):
 
 def test_09_a_kappa_function_with_one_lists_shares_gets_its_hint():
     # on ["y", "y"] / ["n", "n"]: P(E) = 1 from the first list alone (nan), 0 by Cohen's
-    message = judging.judge_function_here(_spec(CH09, "q9"), kappa_first_shares)
+    message = judging.judge_function_here(public_spec(CH09, "q9"), kappa_first_shares)
     assert "assessor 1's label shares only" in message
 
 
@@ -248,7 +214,7 @@ VAR = 0.40 * 0.60 + 0.42 * 0.58  # 0.4836
     ],
 )
 def test_10_the_right_answer_passes(qid, answer):
-    assert judge_value(_spec(CH10, qid), answer) == f"{qid}: passed"
+    assert judge_value(public_spec(CH10, qid), answer) == f"{qid}: passed"
 
 
 @pytest.mark.parametrize(
@@ -280,7 +246,7 @@ def test_10_the_right_answer_passes(qid, answer):
     ],
 )
 def test_10_each_mistake_prints_its_hint(qid, answer, words):
-    _says(CH10, qid, answer, words)
+    says(CH10, qid, answer, words)
 
 
 def rbp_without_tail(grades, p):
@@ -295,7 +261,7 @@ def rbp_without_tail(grades, p):
 
 
 def test_10_an_rbp_function_without_the_tail_gets_its_hint():
-    message = judging.judge_function_here(_spec(CH10, "q10"), rbp_without_tail)
+    message = judging.judge_function_here(public_spec(CH10, "q10"), rbp_without_tail)
     assert "p^depth" in message
 
 
@@ -303,67 +269,12 @@ def test_10_an_rbp_function_without_the_tail_gets_its_hint():
 # The notebooks show the keys' data; hints never show an expected value
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_the_data_cell_is_the_keys_public_one(chapter):
-    key = _key(chapter)
-    for folder in ("solutions", "exercises"):
-        cells = nbformat.read(ROOT / folder / f"{chapter}.ipynb", as_version=4).cells
-        assert [c.source for c in cells].count(key.generate(None)[0]) == 1, folder
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_hints_never_show_an_expected_value(chapter):
-    specs = json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter]
-    for q in _key(chapter).QUESTIONS:
-        expected = getattr(q, "expected", None)
-        items = expected if isinstance(expected, list) else [expected]
-        texts = [f"{v:.{d}f}" for v in items if isinstance(v, float) for d in (2, 3, 4)]
-        texts += [repr(v) for v in items if isinstance(v, int) and v > 9]
-        assert not isinstance(q, Value) or q.mistakes, q.qid  # every value has its mistakes
-        for mistake in specs[q.qid].get("mistakes", []):
-            assert not any(t in mistake["hint"] for t in texts), (q.qid, mistake["hint"])
-
-
 # --------------------------------------------------------------------------------------------
 # Per-student variants (generate(rng) in the keys)
 
-SECRET = b"a lecturer's secret of more than sixteen bytes"
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_two_seeds_give_two_variants_with_the_public_choices(chapter):
-    key = _key(chapter)
-    (source_1, first), (source_2, second) = (
-        key.generate(np.random.default_rng(seed)) for seed in (1, 2)
-    )
-    assert source_1 != source_2 != key.generate(None)[0]
-    values = [{q.qid: q.expected for q in qs if isinstance(q, Value)} for qs in (first, second)]
-    differ = [qid for qid in values[0] if values[0][qid] != values[1][qid]]
-    assert len(differ) >= len(values[0]) - 1, differ
-
-    def letters(qs):
-        return {q.qid: q.expected for q in qs if isinstance(q, Choice)}
-
-    assert letters(first) == letters(second) == letters(key.QUESTIONS)
-    for qs in (first, second):
-        for q in qs:
-            q.public(chapter)  # no mistake equal to its expected value
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_a_variant_data_cell_is_as_ruff_formats_it(chapter):
-    key = _key(chapter)
-    ruff = Path(sys.executable).with_name("ruff")
-    for seed in range(4):
-        source = key.generate(np.random.default_rng(seed))[0] + "\n"
-        done = subprocess.run(
-            [str(ruff), "format", "-"], input=source, capture_output=True, text=True, cwd=ROOT
-        )
-        assert done.returncode == 0 and done.stdout == source, done.stdout
-
 
 def test_10_a_variants_clicks_are_won_by_b_only_when_read_0_based():
-    key = _key(CH10)
+    key = load_key(CH10)
     for seed in range(5):
         source = key.generate(np.random.default_rng(seed))[0]
         scope: dict = {}
@@ -373,27 +284,3 @@ def test_10_a_variants_clicks_are_won_by_b_only_when_read_0_based():
         one_based = [teams[i - 1] for i in clicks]
         assert zero_based.count("b") > zero_based.count("a")
         assert one_based.count("b") <= one_based.count("a")
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_a_variants_own_solution_passes_every_question(chapter, tmp_path, monkeypatch):
-    key = _key(chapter)
-    solution = nbformat.read(ROOT / "solutions" / f"{chapter}.ipynb", as_version=4)
-    notebook = variants.personalise(solution, chapter, "alice", key, SECRET)
-    _, own = variants.variant(key, SECRET, chapter, "alice")
-    log = tmp_path / "answers.jsonl"
-    monkeypatch.setenv("COURSEKIT_ANSWER_LOG", str(log))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no attempts file of the user's
-    NotebookClient(
-        notebook, timeout=300, resources={"metadata": {"path": str(ROOT / "solutions")}}
-    ).execute()
-    answers = {e["qid"]: e for e in map(json.loads, log.read_text().splitlines())}
-    public = {q.qid: q for q in key.QUESTIONS}
-    for q in own:
-        if isinstance(q, (Value, Choice)):
-            given = answers[q.qid]["value"]
-            assert judge_value(q.public(chapter), given) == f"{q.qid}: passed"
-        if isinstance(q, Value):  # the public answer is wrong on the student's data
-            assert judge_value(public[q.qid].public(chapter), given) != f"{q.qid}: passed" or (
-                q.expected == public[q.qid].expected
-            )
