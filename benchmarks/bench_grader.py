@@ -8,12 +8,14 @@ Every copy must score full marks (the script stops otherwise). The figure is the
 the runs, of the wall-clock time of ``grade_folder`` divided by the number of copies; a kernel
 start in the sandbox (bubblewrap, cgroup), the notebook's cells, the judging of the answers and
 the function tests in the sandboxed judge are all included. Target: at most 1 s per submission
-with the sandbox on a 2-core machine.
+with the sandbox on a 2-core machine. Each run prints the load average before and after it:
+on a shared machine the figure grows with the load (see benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -54,9 +56,11 @@ def main(argv: list[str] | None = None) -> int:
                     *(["--unsafe-no-sandbox"] if args.unsafe_no_sandbox else []),
                 ]
             )
+            load_before = os.getloadavg()[0]
             start = time.perf_counter()
             grades = grade.grade_folder(folder, Path(tmp) / "out", options)
             elapsed = time.perf_counter() - start
+            load = f"load average {load_before:.1f} -> {os.getloadavg()[0]:.1f}"
         if any(g.total != g.max or g.error for g in grades):
             print(
                 "not every copy scored full marks:",
@@ -64,7 +68,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 1
         per_submission.append(elapsed / args.copies)
-        print(f"{args.copies} submissions in {elapsed:.1f} s: {elapsed / args.copies:.2f} s each")
+        print(
+            f"{args.copies} submissions in {elapsed:.1f} s: {elapsed / args.copies:.2f} s each "
+            f"({load})"
+        )
     median = statistics.median(per_submission)
     mode = "WITHOUT the sandbox" if args.unsafe_no_sandbox else "in the sandbox"
     print(

@@ -622,7 +622,9 @@ def test_a_widget_flood_does_not_grow_the_grader(tmp_path):
     )
     error, grown = done.stdout.split()
     assert error == "''", done.stdout + done.stderr
-    assert int(grown) < 150  # MB
+    # kept, the state would hold 400 MB; not kept, the grader still buffers messages it reads
+    # more slowly than the kernel sends them (31 to 186 MB seen on a loaded 2-core machine)
+    assert int(grown) < 300  # MB
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])

@@ -42,6 +42,7 @@ import signal
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +68,44 @@ class Interrupted(Exception):
     """The run was stopped by SIGTERM (SIGINT gives KeyboardInterrupt)."""
 
 
-def load_keys(keys_dir: Path) -> dict[str, list[Value | Choice | Function]]:
-    """Every answer key of ``keys_dir`` by chapter (``01_precision_recall`` ...)."""
-    keys = {path.stem: load_key(path) for path in sorted(Path(keys_dir).glob("[0-9][0-9]_*.py"))}
-    if not keys:
-        raise ValueError(f"no answer key (NN_topic.py) in {keys_dir}; pass --keys")
-    return keys
+class Keys(Mapping[str, list]):
+    """The answer keys of a folder by chapter, each run (:func:`.build.load_key`) when first
+    asked for: a run grading one chapter does not pay for computing the others' answers.
+    Every key file is compiled at once, so one with a syntax error stops the run before it
+    starts; one that fails when run raises a RuntimeError for each submission of its chapter
+    (a "grader error" in its row)."""
+
+    def __init__(self, keys_dir: Path) -> None:
+        self._paths = {p.stem: p for p in sorted(Path(keys_dir).glob("[0-9][0-9]_*.py"))}
+        if not self._paths:
+            raise ValueError(f"no answer key (NN_topic.py) in {keys_dir}; pass --keys")
+        for path in self._paths.values():
+            compile(path.read_bytes(), str(path), "exec")
+        self._loaded: dict[str, list[Value | Choice | Function] | str] = {}
+
+    def __getitem__(self, chapter: str) -> list[Value | Choice | Function]:
+        if chapter not in self._loaded:
+            path = self._paths[chapter]  # KeyError for a chapter without a key
+            try:
+                self._loaded[chapter] = load_key(path)
+            except Exception as error:  # noqa: BLE001 - said for every submission it concerns
+                self._loaded[chapter] = f"{type(error).__name__}: {error}"
+        key = self._loaded[chapter]
+        if isinstance(key, str):
+            raise RuntimeError(f"the answer key {self._paths[chapter].name} fails: {key}")
+        return key
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
+def load_keys(keys_dir: Path) -> Keys:
+    """Every answer key of ``keys_dir`` by chapter (``01_precision_recall`` ...), each loaded
+    when first used."""
+    return Keys(keys_dir)
 
 
 def limits_of(options: argparse.Namespace) -> sandbox.Limits | None:
@@ -87,7 +120,7 @@ def limits_of(options: argparse.Namespace) -> sandbox.Limits | None:
     )
 
 
-def _not_graded(grade: Grade, keys: dict[str, Any], error: str) -> Grade:
+def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
     grade.error = error
     try:  # still show the chapter's questions (and its maximum) when the name tells it
         grade.chapter = grade.chapter or chapter_of({}, grade.submission, keys)
@@ -101,7 +134,7 @@ def _not_graded(grade: Grade, keys: dict[str, Any], error: str) -> Grade:
 
 
 async def _grade_in(
-    work: Path, path: Path, name: str, keys: dict[str, Any], options: argparse.Namespace
+    work: Path, path: Path, name: str, keys: Mapping[str, Any], options: argparse.Namespace
 ) -> Grade:
     from .notebooks import run_limited
 
@@ -156,7 +189,7 @@ def budget(options: argparse.Namespace) -> float:
 async def grade_one(
     path: Path,
     name: str,
-    keys: dict[str, Any],
+    keys: Mapping[str, Any],
     options: argparse.Namespace,
     work: Path | None = None,
 ) -> Grade:

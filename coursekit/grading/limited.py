@@ -1,8 +1,10 @@
 """Run a command under resource limits: ``python limited.py MEMORY_MB FILE_MB -- cmd ...``.
 
-The grader starts each submission's kernel through this script, so that a notebook that
-allocates without end gets a ``MemoryError`` (or its kernel dies) instead of taking the
-machine, and one that writes without end gets an error instead of filling the disk. It is a
+With ``--unsafe-no-sandbox`` the grader starts each submission's kernel through this script,
+so that a notebook that allocates without end gets a ``MemoryError`` (or its kernel dies)
+instead of taking the machine, and one that writes without end gets an error instead of
+filling the disk. (In the sandbox the same limits are set by the sandbox's own launcher:
+:mod:`coursekit.grading.sandbox`.) It is a
 standalone script (no coursekit import) and replaces itself with the command (``os.execv``).
 """
 

@@ -6,6 +6,8 @@ coursekit.exercises build``; :func:`run_limited` by :mod:`coursekit.grade`.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -66,6 +68,7 @@ KERNEL_ENV = {
 }
 
 
+@functools.cache
 def _limited_client_classes():
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
@@ -87,6 +90,18 @@ def _limited_client_classes():
         sends widget messages without end cannot fill the grader's memory."""
 
         current = -1
+
+        @contextlib.asynccontextmanager
+        async def async_setup_kernel(self, **kwargs):
+            """nbclient's, without its SIGINT and SIGTERM handlers: they replace the grader's
+            (a signal stops the whole run, not one kernel) and, removed when the notebook
+            ends, leave none. The kernel manager is the caller's, who ends the kernel."""
+            kwargs.pop("cleanup_kc", None)
+            if not self.km.has_kernel:
+                await self.async_start_new_kernel(**kwargs)
+            if self.kc is None:
+                await self.async_start_new_kernel_client()
+            yield
 
         async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
             self.current = cell_index
@@ -114,19 +129,15 @@ def _kernel_manager(work: Path, env: dict[str, str], memory_mb: int, limits):
         return km, {**os.environ, **KERNEL_ENV, **env}
     from .sandbox_kernel import SandboxedKernelManager
 
-    class AddressLimited(SandboxedKernelManager):
-        """The sandboxed kernel, also under ``RLIMIT_AS`` (per process) through limited.py:
-        the cgroup holds the whole tree, and a single huge allocation gets a MemoryError (a
-        message for the student) instead of the kernel's death."""
-
-        def format_kernel_cmd(self, extra_arguments=None):
-            command = super().format_kernel_cmd(extra_arguments)
-            at = command.index("ipykernel_launcher") - 2  # [..., python, "-m", launcher, ...]
-            limit = [sys.executable, str(LIMITED), str(memory_mb), str(FILE_MB), "--"]
-            return [*command[:at], *limit, *command[at:]]
-
-    km = AddressLimited(
-        writable=work, limits=limits, sandbox_env={**KERNEL_ENV, **env}, kernel_name="python3"
+    # RLIMIT_AS per process too (set by the sandbox's launcher, no extra Python start): the
+    # cgroup holds the whole tree, and a single huge allocation gets a MemoryError (a
+    # message for the student) instead of the kernel's death
+    km = SandboxedKernelManager(
+        writable=work,
+        limits=limits,
+        sandbox_env={**KERNEL_ENV, **env},
+        process_memory_mb=memory_mb,
+        kernel_name="python3",
     )
     return km, dict(os.environ)  # the sandbox starts from env -i: none of it gets in
 
@@ -198,9 +209,12 @@ async def run_limited(
     disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
     watcher = asyncio.create_task(sandbox_disk.watch(work, disk_mb << 20, stop_for_disk))
     error = ""
+    run = None
     try:
-        run = client.async_execute(
-            env=kernel_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        run = asyncio.ensure_future(
+            client.async_execute(
+                env=kernel_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
         )
         await asyncio.wait_for(run, total_seconds + 30)
     except CellTimeoutError:
@@ -220,6 +234,8 @@ async def run_limited(
         watcher.cancel()
         kill_kernel()
         await _shut_down(client, km)
+        if run is not None and run.done() and not run.cancelled():
+            run.exception()  # seen: a run cancelled with the grader ends in DeadKernelError
     if full:
         error = (
             f"the notebook wrote {full} in its folder (its limits: {disk_mb} MB, "

@@ -177,9 +177,12 @@ def _build(
     limits: Limits,
     hide_coursekit: bool = False,
     env: Mapping[str, str] | None = None,
+    process_memory_mb: int | None = None,
 ) -> tuple[list[str], Callable[[int], list[Path]]]:
     """The sandbox's command line, and a function giving the cgroup directories it makes
-    when run as a given PID."""
+    when run as a given PID. ``process_memory_mb`` puts each process under that
+    ``RLIMIT_AS`` also when a cgroup holds the total (a single huge allocation then gets a
+    ``MemoryError`` instead of the cgroup's kill of the whole tree)."""
     if not argv:
         raise ValueError("no command to run in the sandbox")
     writable = Path(os.path.abspath(writable))
@@ -198,6 +201,10 @@ def _build(
         command += ["--setenv", name, value]
     parent = sandbox_cgroup.cgroup_parent()
     memory = -1 if parent else limits.memory_mb << 20
+    if process_memory_mb is not None:
+        if process_memory_mb <= 0:
+            raise ValueError("process_memory_mb must be positive")
+        memory = process_memory_mb << 20 if parent else min(memory, process_memory_mb << 20)
     rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0]
     command += ["--", sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
     cgroups = _no_cgroups

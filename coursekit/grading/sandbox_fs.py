@@ -1,11 +1,11 @@
 """The file system of the grading sandbox (:mod:`coursekit.grading.sandbox`): bwrap's mounts.
 
 Read-only: ``/usr`` with the ``/bin``, ``/lib*`` links, a few files of ``/etc``, the Python
-interpreter's prefixes and site-packages, coursekit's package directory (not with
-``hide_coursekit``) and the caller's ``readonly`` paths; size-limited tmpfs ``/tmp`` and
-``/dev/shm``; ``writable`` read-write; the root and ``/dev`` remounted read-only. The
-repository around coursekit (``solutions/``, the answer keys) is never bound, and is covered
-with an empty tmpfs should a bound path contain it.
+interpreter's prefixes and site-packages (but :data:`UNUSED` packages, covered), coursekit's
+package directory (not with ``hide_coursekit``) and the caller's ``readonly`` paths;
+size-limited tmpfs ``/tmp`` and ``/dev/shm``; ``writable`` read-write; the root and ``/dev``
+remounted read-only. The repository around coursekit (``solutions/``, the answer keys) is
+never bound, and is covered with an empty tmpfs should a bound path contain it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from pathlib import Path
 SYSTEM = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives", "fonts")
 PACKAGE = Path(os.path.abspath(__file__)).parents[1]  # coursekit
+# packages of site-packages covered with an empty tmpfs: debugpy, since ipykernel imports its
+# debugger at every kernel start when debugpy can be imported (about 0.08 s of CPU a kernel)
+# and a graded notebook has no debugger to talk to
+UNUSED = ("debugpy",)
 
 
 def within(path: Path, others: Sequence[Path]) -> bool:
@@ -49,9 +53,13 @@ def coursekit_hooks(sites: list[Path], repository: Path) -> list[Path]:
     """Files of site-packages that can bring coursekit back: editable finders, links, .pth."""
     hooks = []
     for directory in sites:
-        for entry in sorted(directory.iterdir()):
-            name = entry.name.lower()
-            if not entry.is_file() or not name.endswith((".py", ".pth", ".egg-link")):
+        for name in sorted(os.listdir(directory)):  # names first: a stat only for candidates
+            entry, name = directory / name, name.lower()
+            if not name.endswith((".py", ".pth", ".egg-link")):
+                continue
+            if "coursekit" not in name and not name.endswith((".pth", ".egg-link")):
+                continue
+            if not entry.is_file():
                 continue
             if "coursekit" in name and (name.startswith("__editable__") or ".egg-link" in name):
                 hooks.append(entry)
@@ -87,7 +95,7 @@ def mounts(
     mounts += [(str(p), ["--ro-bind", str(p), str(p)]) for p in sources]
     sites = site_dirs()
     installed = within(package, sites)
-    empty = []
+    empty = [site / name for site in sites for name in UNUSED if (site / name).is_dir()]
     if not installed and within(repository, [*sources, writable]):
         empty.append(repository)  # a bound folder holds the repository: cover it
     if hide_coursekit:

@@ -37,9 +37,11 @@ class SandboxedKernelManager(AsyncKernelManager):
     """An ``AsyncKernelManager`` whose ipykernel runs in the grading sandbox.
 
     ``writable``, ``limits``, ``readonly``, ``hide_coursekit`` and ``sandbox_env`` are as for
-    :func:`~coursekit.grading.sandbox.sandbox_command`. The kernel is killed, with everything
-    it started, ``limits.wall_seconds`` after it starts. Interrupts are sent as messages
-    (a signal to the bwrap process would end the sandbox, not the running cell).
+    :func:`~coursekit.grading.sandbox.sandbox_command`; ``process_memory_mb`` is each
+    process's ``RLIMIT_AS`` (also with a cgroup: a huge allocation gets a ``MemoryError``).
+    The kernel is killed, with everything it started, ``limits.wall_seconds`` after it
+    starts. Interrupts are sent as messages (a signal to the bwrap process would end the
+    sandbox, not the running cell).
     """
 
     def __init__(
@@ -50,6 +52,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         readonly: Sequence[Path] = (),
         hide_coursekit: bool = False,
         sandbox_env: Mapping[str, str] | None = None,
+        process_memory_mb: int | None = None,
         **kwargs: Any,
     ) -> None:
         writable = Path(writable).resolve()
@@ -64,6 +67,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.sandbox_limits = limits or Limits()
         self.sandbox_readonly = tuple(readonly)
         self.sandbox_hide_coursekit = hide_coursekit
+        self.sandbox_process_memory_mb = process_memory_mb
         # JPY_PARENT_PID=1: the kernel's parent is bwrap's PID 1, no parent polling, no banner
         self.sandbox_env = {"JPY_PARENT_PID": "1", **(sandbox_env or {})}
         self._sandbox_dirs: Callable[[int], list[Path]] = _no_cgroups
@@ -80,6 +84,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             limits=self.sandbox_limits,
             hide_coursekit=self.sandbox_hide_coursekit,
             env=self.sandbox_env,
+            process_memory_mb=self.sandbox_process_memory_mb,
         )
         self._sandbox_dirs = cgroups
         return command
