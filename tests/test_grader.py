@@ -9,6 +9,7 @@ points are derived here from which questions each variant answers before it fail
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
@@ -394,3 +395,28 @@ def test_without_the_sandbox_it_warns_and_still_grades(tmp_path):
     assert done.stdout.startswith("WARNING: --unsafe-no-sandbox")
     assert done.stdout.rstrip().endswith("Use it only for trusted notebooks.")
     assert f"{FULL:5g} / {FULL:<4g} 01-a" in done.stdout
+
+
+def test_a_key_that_fails_costs_its_own_chapter_only(tmp_path):
+    keys, submissions = tmp_path / "keys", tmp_path / "submissions"
+    shutil.copytree(ROOT / "solutions" / "keys", keys)
+    broken = keys / "02_curves_interpolation.py"  # compiles, fails when run
+    broken.write_text(broken.read_text(encoding="utf-8") + "\nraise RuntimeError('broken')\n")
+    submissions.mkdir()
+    shutil.copyfile(ROOT / "solutions" / f"{CHAPTER}.ipynb", submissions / "01-a.ipynb")
+    shutil.copyfile(
+        ROOT / "solutions" / "02_curves_interpolation.ipynb", submissions / "02-a.ipynb"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "coursekit.grade", str(submissions), "--out", str(tmp_path / "out")]
+        + ["--keys", str(keys), "--cell-timeout", str(CELL_TIMEOUT), *UNSAFE],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as f:
+        rows = {row["submission"]: row for row in csv.DictReader(f)}
+    assert float(rows["01-a"]["total"]) == FULL and not rows["01-a"]["error"]
+    assert "grader error" in rows["02-a"]["error"] and "broken" in rows["02-a"]["error"]
