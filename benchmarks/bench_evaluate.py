@@ -15,7 +15,9 @@ Cases:
   (a) in memory: evaluate(run, qrels, ["AP", "nDCG@10", "P@10"]) against
       RelevanceEvaluator(qrels_dict, {"map", "ndcg_cut_10", "P_10"}).evaluate(run_dict),
       evaluator construction included; coursekit with the id columns as read_run/read_qrels
-      return them (categoricals), as Python strings, as pyarrow strings, and as nested dicts;
+      return them (categoricals), as Python strings (object dtype, pandas 2's default), as
+      pandas' default string dtype (pandas 3: "str", stored by pyarrow), as "string[pyarrow]",
+      and as nested dicts;
   (b) from files: read_run + read_qrels + evaluate against parse_run + parse_qrel +
       RelevanceEvaluator + evaluate;
   (c) as (a), with heavy ties (scores rounded to 1 decimal) and the rows in random order, so
@@ -323,6 +325,10 @@ def main(argv: list[str] | None = None) -> int:
             },
             "(a) in memory, object string ids": {
                 "coursekit": lambda: coursekit_mean_ap(run_object, qrels_object),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            f"(a) in memory, {run['doc_id'].dtype} string ids (pandas' default)": {
+                "coursekit": lambda: coursekit_mean_ap(run, qrels),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
             },
             "(a) in memory, pyarrow string ids": {

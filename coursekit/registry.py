@@ -47,6 +47,21 @@ class Rankings:
         return self.grade >= RELEVANCE_THRESHOLD
 
     @cached_property
+    def hits(self) -> np.ndarray:
+        """The relevant rows, in order: most measures need only these (a few in a hundred)."""
+        return np.flatnonzero(self.relevant)
+
+    @cached_property
+    def hit_query(self) -> np.ndarray:
+        """The query of each relevant row (of :attr:`hits`)."""
+        return self.query[self.hits]
+
+    @cached_property
+    def hit_rank(self) -> np.ndarray:
+        """The rank of each relevant row (of :attr:`hits`)."""
+        return self.rank[self.hits]
+
+    @cached_property
     def n_relevant(self) -> np.ndarray:
         """The number of relevant documents of each query (floats)."""
         relevant = self.judged_grade >= RELEVANCE_THRESHOLD
@@ -54,15 +69,25 @@ class Rankings:
 
     @cached_property
     def relevant_so_far(self) -> np.ndarray:
-        """At each row, the relevant documents of its query at this rank or above."""
-        total = np.cumsum(self.relevant)
-        starts = np.flatnonzero(self.rank == 1)
-        before = total[starts] - self.relevant[starts]
-        return total - np.repeat(before, np.diff(np.r_[starts, self.rank.size]))
+        """At each relevant row (of :attr:`hits`), the relevant documents of its query at its
+        rank or above: 1, 2, 3 ... within each query (a query's rows are together)."""
+        query = self.hit_query
+        if query.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+        return np.arange(1, query.size + 1) - np.repeat(starts, np.diff(np.r_[starts, query.size]))
 
-    def per_query(self, weights: np.ndarray) -> np.ndarray:
-        """The sum of ``weights`` over each query's rows."""
-        return np.bincount(self.query, weights=weights, minlength=self.n_queries).astype(float)
+    def per_query(self, weights: np.ndarray, query: np.ndarray | None = None) -> np.ndarray:
+        """The sum of ``weights`` over each query's rows (or over rows whose queries are
+        ``query``, e.g. :attr:`hit_query`)."""
+        query = self.query if query is None else query
+        return np.bincount(query, weights=weights, minlength=self.n_queries).astype(float)
+
+    def hits_per_query(self, keep: np.ndarray | None = None) -> np.ndarray:
+        """The number of relevant rows of each query (those where ``keep``, a mask of
+        :attr:`hits`, is true), as floats."""
+        query = self.hit_query if keep is None else self.hit_query[keep]
+        return np.bincount(query, minlength=self.n_queries).astype(float)
 
     def over_relevant(self, totals: np.ndarray) -> np.ndarray:
         """``totals / n_relevant``, 0 for a query with no relevant document."""
@@ -116,7 +141,7 @@ def _ap(rels, n, judged, _param, **_):
 
 
 def _ap_every(r: Rankings, _param, **_):
-    return r.over_relevant(r.per_query(np.where(r.relevant, r.relevant_so_far / r.rank, 0.0)))
+    return r.over_relevant(r.per_query(r.relevant_so_far / r.hit_rank, r.hit_query))
 
 
 def _p(rels, n, judged, k, **_):
@@ -124,7 +149,7 @@ def _p(rels, n, judged, k, **_):
 
 
 def _p_every(r: Rankings, k, **_):
-    return r.per_query(r.relevant & (r.rank <= k)) / k
+    return r.hits_per_query(r.hit_rank <= k) / k
 
 
 def _r(rels, n, judged, k, **_):
@@ -132,7 +157,7 @@ def _r(rels, n, judged, k, **_):
 
 
 def _r_every(r: Rankings, k, **_):
-    return r.over_relevant(r.per_query(r.relevant & (r.rank <= k)))
+    return r.over_relevant(r.hits_per_query(r.hit_rank <= k))
 
 
 def _rprec(rels, n, judged, _param, **_):
@@ -140,7 +165,7 @@ def _rprec(rels, n, judged, _param, **_):
 
 
 def _rprec_every(r: Rankings, _param, **_):
-    return r.over_relevant(r.per_query(r.relevant & (r.rank <= r.n_relevant[r.query])))
+    return r.over_relevant(r.hits_per_query(r.hit_rank <= r.n_relevant[r.hit_query]))
 
 
 def _rr(rels, n, judged, _param, **_):
@@ -149,9 +174,8 @@ def _rr(rels, n, judged, _param, **_):
 
 def _rr_every(r: Rankings, _param, **_):
     value = np.zeros(r.n_queries)
-    rows = np.flatnonzero(r.relevant)
-    queries, first = np.unique(r.query[rows], return_index=True)
-    value[queries] = 1.0 / r.rank[rows[first]]
+    first = r.relevant_so_far == 1  # each query's first relevant row
+    value[r.hit_query[first]] = 1.0 / r.hit_rank[first]
     return value
 
 
@@ -226,7 +250,7 @@ def _num_rel_ret(rels, n, judged, _param, **_):
 
 
 def _num_rel_ret_every(r: Rankings, _param, **_):
-    return r.per_query(r.relevant)
+    return r.hits_per_query()
 
 
 def _incomplete_grades(rels, judged, docs=None, judged_docs=None):

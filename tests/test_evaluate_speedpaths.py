@@ -13,6 +13,7 @@ import pytest
 import coursekit as ck
 from coursekit.evaluation.fastcodes import packed_codes
 from coursekit.registry import PARAM_KINDS, parse_measure
+from coursekit.trec import codes as codes_module
 from coursekit.trec.order import string_ranks, trec_order
 
 
@@ -54,6 +55,29 @@ def test_packed_codes_of_a_slice():
     codes, first = packed_codes(sliced)
     assert codes.tolist() == factorized(ids)[0]
     assert [ids[i] for i in first] == factorized(ids)[1]
+
+
+@pytest.mark.parametrize("longest", [5, 8, 13, 32])
+@pytest.mark.parametrize("sliced", [False, True])
+def test_words_are_each_ids_bytes_zero_padded(longest, sliced):
+    """The words read from arrow's buffers, by hand: each id's UTF-8 bytes, zero-padded to
+    the width, as little-endian integers. Enough ids that most are loaded in place from the
+    buffer and the last few (whose load would pass its end) from the padded tail."""
+    rng = np.random.default_rng(longest)
+    alphabet = list("abcxyz09\x00") + ["é", "日"]
+    ids = ["".join(rng.choice(alphabet, size=int(rng.integers(0, longest // 3 + 1)))) for _ in
+           range(400)] + ["q" * longest, ""]  # fmt: skip
+    array = pa.array(ids, pa.string())
+    if sliced:
+        array = pa.array(["w" * 40] * 7 + ids + ["v" * 40] * 2, pa.string()).slice(7, len(ids))
+    offsets, size = codes_module._sizes(array)
+    width = max(8, -(-int(size.max()) // 8) * 8)
+    words = [np.empty(len(ids), dtype=np.uint64) for _ in range(width // 8)]
+    codes_module._words(array, offsets, size, words)
+    for i, doc_id in enumerate(ids):
+        padded = doc_id.encode("utf-8").ljust(width, b"\x00")
+        expected = [int.from_bytes(padded[8 * c : 8 * c + 8], "little") for c in range(len(words))]
+        assert [int(w[i]) for w in words] == expected, doc_id
 
 
 def test_ids_over_32_bytes_are_not_packed():

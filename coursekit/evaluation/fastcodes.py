@@ -37,16 +37,20 @@ def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray,
     np.left_shift(run_key, shift, out=packed[n_qrels:])
     packed[n_qrels:] |= np.arange(n_run, dtype=np.int64) | (1 << row_bits)
     packed.sort()
-    key = packed >> shift
-    side = (packed >> row_bits) & 1
-    row = packed & ((1 << row_bits) - 1)
-    same = key[1:] == key[:-1]
-    same_side = same & (side[1:] == side[:-1])
-    run_repeated = bool(np.any(same_side & (side[1:] == 1)))
-    qrels_repeated = bool(np.any(same_side & (side[1:] == 0)))
+    # key and side together: equal neighbours repeat a pair within one side; a qrels row then
+    # a run row one apart (key * 2, key * 2 + 1) is a judged retrieved document
+    key_side = packed >> row_bits
+    step = key_side[1:] - key_side[:-1]
+    run_repeated = qrels_repeated = False
+    repeated = np.flatnonzero(step == 0)
+    if repeated.size:
+        sides = key_side[repeated] & 1
+        run_repeated, qrels_repeated = bool(np.any(sides == 1)), bool(np.any(sides == 0))
+    judged = np.flatnonzero(step == 1)
+    judged = judged[(key_side[judged] & 1) == 0]
+    mask = (1 << row_bits) - 1
     found = np.full(n_run, -1, dtype=np.int64)
-    judged = np.flatnonzero(same & (side[1:] == 1) & (side[:-1] == 0))
-    found[row[judged + 1]] = row[judged]
+    found[packed[judged + 1] & mask] = packed[judged] & mask
     return found, run_repeated, qrels_repeated
 
 

@@ -65,14 +65,17 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
         key *= _MIX  # a bijection that spreads the bits: hashed faster
     codes = pc.dictionary_encode(pa.array(key.view(np.int64))).indices.to_numpy()
     codes = codes.astype(np.int64, copy=False)
-    n_codes = int(codes.max()) + 1
-    first = np.empty(n_codes, dtype=np.int64)
-    first[codes[::-1]] = np.arange(n - 1, -1, -1)
-    same = first[codes]
-    if not exact and not (
-        all(np.array_equal(word[same], word) for word in words) and np.array_equal(size[same], size)
-    ):
-        return None  # two ids mixed into one integer: hash the strings instead
+    # codes count up in order of first appearance: a code's first row is where it exceeds
+    # every code before it
+    highest = np.maximum.accumulate(codes)
+    first = np.flatnonzero(np.r_[True, highest[1:] > highest[:-1]])
+    if not exact:
+        same = first[codes]
+        if not (
+            all(np.array_equal(word[same], word) for word in words)
+            and np.array_equal(size[same], size)
+        ):
+            return None  # two ids mixed into one integer: hash the strings instead
     return codes, first
 
 
@@ -92,19 +95,37 @@ def _sizes(array: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _words(array: Any, offsets: np.ndarray, size: np.ndarray, out: list[np.ndarray]) -> None:
     """The UTF-8 bytes of each id as ``len(out)`` 8-byte little-endian words, padded with
-    zeros, written into ``out``; read from arrow's buffers, each word one unaligned load."""
+    zeros, written into ``out``; read from arrow's buffers, each word one unaligned load (the
+    last few ids, whose load would run past the buffer, from a padded copy of their bytes)."""
     n, width = len(array), 8 * len(out)
-    start, end = int(offsets[0]), int(offsets[n])
-    data = np.zeros(end - start + width + 8, dtype=np.uint8)
-    if end > start:
-        data[: end - start] = np.frombuffer(
-            array.buffers()[2], dtype=np.uint8, count=end - start, offset=start
-        )
+    data = array.buffers()[2]
+    available = data.size if data is not None else 0
+    starts = offsets[:n]
+    # rows whose ``width`` bytes from their start lie inside the buffer: loaded in place
+    inside = int(np.searchsorted(starts, available - width, side="right")) if available else 0
+    if inside:
+        whole = np.frombuffer(data, dtype=np.uint8, count=available)
+        _load(whole, starts[:inside], size[:inside], [w[:inside] for w in out])
+    if inside < n:  # the tail: its bytes copied after zeros
+        start, end = int(starts[inside]), int(offsets[n])
+        tail = np.zeros(end - start + width + 8, dtype=np.uint8)
+        if end > start:
+            tail[: end - start] = np.frombuffer(
+                data, dtype=np.uint8, count=end - start, offset=start
+            )
+        _load(tail, starts[inside:] - start, size[inside:], [w[inside:] for w in out])
+
+
+def _load(data: np.ndarray, starts: np.ndarray, size: np.ndarray, out: list[np.ndarray]) -> None:
+    """``out[c][i]``: bytes ``8c`` to ``8c + 7`` of the id at ``data[starts[i]:]`` of ``size[i]``
+    bytes, the bytes past its end zeroed."""
     unaligned = np.ndarray((data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
-    row_start = (offsets[:n] - start).astype(np.intp)
     for column, word in enumerate(out):
-        loaded = unaligned[row_start + 8 * column if column else row_start]  # (faster than take)
-        mask = _BYTES_MASK[np.clip(size - 8 * column, 0, 8)]  # bytes of the next id: zeros
+        loaded = unaligned[starts + 8 * column if column else starts]  # (faster than take)
+        if len(out) == 1:  # every id fits in one word: its size is at most 8
+            mask = _BYTES_MASK[size]
+        else:
+            mask = _BYTES_MASK[np.clip(size - 8 * column, 0, 8)]  # next id's bytes: zeros
         np.bitwise_and(loaded, mask, out=word)
 
 
