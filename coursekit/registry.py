@@ -21,7 +21,28 @@ from .measures import graded, incomplete, ranked, user
 from .measures import recall_oriented as recall
 from .validation import RELEVANCE_THRESHOLD
 
-__all__ = ["Measure", "Rankings", "parse_measure", "known_measures", "PARAM_KINDS"]
+__all__ = [
+    "Measure",
+    "Rankings",
+    "parse_measure",
+    "known_measures",
+    "PARAM_KINDS",
+    "DOC_FAMILIES",
+    "ranks_in_blocks",
+]
+
+
+def ranks_in_blocks(query: np.ndarray) -> np.ndarray:
+    """1, 2, 3 ... within each block of equal neighbours of ``query``: the rank of each row
+    when a query's rows are together, in rank order.
+
+    >>> ranks_in_blocks(np.array([4, 4, 4, 1, 7, 7])).tolist()
+    [1, 2, 3, 1, 1, 2]
+    """
+    if query.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+    return np.arange(1, query.size + 1) - np.repeat(starts, np.diff(np.r_[starts, query.size]))
 
 
 @dataclass(frozen=True)
@@ -71,11 +92,7 @@ class Rankings:
     def relevant_so_far(self) -> np.ndarray:
         """At each relevant row (of :attr:`hits`), the relevant documents of its query at its
         rank or above: 1, 2, 3 ... within each query (a query's rows are together)."""
-        query = self.hit_query
-        if query.size == 0:
-            return np.zeros(0, dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
-        return np.arange(1, query.size + 1) - np.repeat(starts, np.diff(np.r_[starts, query.size]))
+        return ranks_in_blocks(self.hit_query)
 
     def per_query(self, weights: np.ndarray, query: np.ndarray | None = None) -> np.ndarray:
         """The sum of ``weights`` over each query's rows (or over rows whose queries are
@@ -132,6 +149,11 @@ class Measure:
         if self.vectorised is None:
             raise ValueError(f"{self.name} has no vectorised form: compute it query by query")
         return np.asarray(self.vectorised(rankings, self.param, **options), dtype=float)
+
+
+#: The families whose per-query function tells an unjudged document from a judged one by its
+#: doc id (``docs``, ``judged_docs``): :func:`coursekit.evaluate` keeps doc codes for them.
+DOC_FAMILIES = frozenset({"Bpref", "infAP"})
 
 
 # Each family: its per-query function (rels, n_relevant, judged grades, param) and, side by
@@ -194,8 +216,7 @@ def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
         grades, queries = grades[positive], queries[positive]
     ideal_order = np.lexsort((-grades, queries))
     query = queries[ideal_order]
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if query.size else query
-    rank = np.arange(query.size) - np.repeat(starts, np.diff(np.r_[starts, query.size])) + 1
+    rank = ranks_in_blocks(query)
     rows, contributions = _dcg_contributions(grades[ideal_order], rank, k, ndcg_variant)
     ideal = np.bincount(query[rows], weights=contributions, minlength=r.n_queries)
     return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)

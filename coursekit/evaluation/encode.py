@@ -56,7 +56,7 @@ class Encoded:
 
 
 @dataclass(frozen=True)
-class _Half:
+class Half:
     """A side whose doc ids have no codes yet: ``strings[rows[i]]`` (or ``strings[i]``)."""
 
     query: np.ndarray
@@ -71,30 +71,20 @@ class _Half:
         return self.strings[i if self.rows is None else int(self.rows[i])].as_py()
 
 
-def sides(run: Any, qrels: Any) -> tuple[Side, Side]:
-    """The run and the qrels as codes, the doc codes shared (one ``docs`` for both, each id
-    hashed once); checks scores and grades, and the qrels' duplicates (the run's are checked
-    with the judgments' look-up: see :func:`check_run_pairs`)."""
+def halves(run: Any, qrels: Any) -> tuple[Half, Half]:
+    """The run and the qrels read and checked (scores, grades), their doc ids still strings:
+    the qrels first, so that their errors come first."""
     judged = _qrels_half(qrels)
-    run_side, qrels_side = _with_docs([_run_half(run), judged])
+    return _run_half(run), judged
+
+
+def sides(run: Half, qrels: Half) -> tuple[Side, Side]:
+    """The run and the qrels as codes, the doc codes shared (one ``docs`` for both, each id
+    hashed once); checks the qrels' duplicates (the run's are checked with the judgments'
+    look-up: see :func:`check_run_pairs`)."""
+    run_side, qrels_side = _with_docs([run, qrels])
     _check_no_duplicates(qrels_side, "judged")
     return run_side, qrels_side
-
-
-def run_side(run: Any, check_duplicates: bool = True) -> Side:
-    """A run (path, DataFrame or nested dict) as codes; checks scores, and duplicates unless
-    the caller checks them itself (``check_duplicates=False``; see :func:`check_run_pairs`)."""
-    (side,) = _with_docs([_run_half(run)])
-    if check_duplicates:
-        _check_no_duplicates(side, "retrieved")
-    return side
-
-
-def qrels_side(qrels: Any) -> Side:
-    """Qrels (path, DataFrame or nested dict) as codes; checks grades and duplicates."""
-    (side,) = _with_docs([_qrels_half(qrels)])
-    _check_no_duplicates(side, "judged")
-    return side
 
 
 def check_run_pairs(run: Side, repeated: bool | None, complete: bool) -> None:
@@ -106,7 +96,7 @@ def check_run_pairs(run: Side, repeated: bool | None, complete: bool) -> None:
     _check_no_duplicates(run, "retrieved")
 
 
-def _run_half(run: Any) -> _Half:
+def _run_half(run: Any) -> Half:
     if isinstance(run, (str, os.PathLike)):
         run = read_run(run)
     if isinstance(run, Mapping):
@@ -119,7 +109,7 @@ def _run_half(run: Any) -> _Half:
     )
 
 
-def _qrels_half(qrels: Any) -> _Half:
+def _qrels_half(qrels: Any) -> Half:
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(qrels)
     if isinstance(qrels, Mapping):
@@ -144,7 +134,7 @@ def _qrels_half(qrels: Any) -> _Half:
     return half
 
 
-def _with_docs(halves: list[_Half]) -> list[Side]:
+def _with_docs(halves: list[Half]) -> list[Side]:
     """Sides with doc codes numbered together: one ``docs`` Index shared by all."""
     codes, ids = string_codes([h.strings for h in halves])
     docs = pd.Index(ids.to_pandas(), dtype="str")
@@ -162,19 +152,23 @@ def _with_docs(halves: list[_Half]) -> list[Side]:
     ]
 
 
-def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
-    """Both sides on shared codes; the evaluated queries are those of both (sorted), or every
-    qrels query with ``missing_as_zero``."""
-    qrels_queries = qrels.queries
-    if missing_as_zero:
-        queries = sorted(qrels_queries)
-    else:
-        queries = sorted(set(qrels_queries) & set(run.queries))
+def evaluated_queries(run: pd.Index, qrels: pd.Index, missing_as_zero: bool) -> list[str]:
+    """The queries to evaluate (sorted): those of both the run and the qrels, or every qrels
+    query with ``missing_as_zero``; an error when there is none."""
+    qrels_ids = qrels.tolist()  # (iterating an Index of strings is slower)
+    queries = sorted(qrels_ids) if missing_as_zero else sorted(set(qrels_ids) & set(run.tolist()))
     if not queries:
         raise ValueError(
             "no query is both in the run and in the qrels: check that their query ids match "
-            f"(run: {_preview(run.queries)}; qrels: {_preview(qrels_queries)})"
+            f"(run: {_preview(run)}; qrels: {_preview(qrels)})"
         )
+    return queries
+
+
+def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
+    """Both sides on shared codes; the evaluated queries are those of both (sorted), or every
+    qrels query with ``missing_as_zero``."""
+    queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
     run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
     qrels_query = index.get_indexer(qrels.queries)[qrels.query]
@@ -223,7 +217,7 @@ def _present(codes: np.ndarray, ids: pd.Index) -> pd.Index:
     return ids if used.all() else ids[used]
 
 
-def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> _Half:
+def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> Half:
     needed = ["query_id", "doc_id", value_name]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
@@ -233,7 +227,7 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
         )
     query, queries = query_codes(frame["query_id"], short, "query id", blocks=True)
     strings, rows = doc_strings(frame["doc_id"], short)
-    half = _Half(query, queries, strings, rows, np.zeros(0), short)
+    half = Half(query, queries, strings, rows, np.zeros(0), short)
     values = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
         i = int(np.flatnonzero(~np.isfinite(values))[0])
@@ -246,10 +240,10 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
     present = _present(query, queries)
     if len(present) < len(queries):
         query = present.get_indexer(queries)[query]
-    return _Half(query, present, strings, rows, values, short)
+    return Half(query, present, strings, rows, values, short)
 
 
-def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> _Half:
+def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Half:
     rankings = list(nested.values())
     for qid, docs_of_query in zip(nested, rankings, strict=True):
         if not isinstance(docs_of_query, Mapping):
@@ -281,7 +275,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> _Ha
         present = _present(query, query_ids)
         if len(present) < len(query_ids):
             query, query_ids = present.get_indexer(query_ids)[query], present
-    return _Half(query, query_ids, strings, None, array, short, distinct)
+    return Half(query, query_ids, strings, None, array, short, distinct)
 
 
 def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:

@@ -30,11 +30,12 @@ import numpy as np
 import pandas as pd
 
 from ..measures.graded import VARIANTS
-from ..registry import Measure, Rankings, parse_measure
+from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure, ranks_in_blocks
 from ..trec.order import in_trec_order, string_ranks, trec_order
 from ..validation import check_bool, check_choice
-from .encode import Encoded, check_run_pairs, encode, sides
+from .encode import Encoded, check_run_pairs, encode, halves, sides
 from .fastcodes import match_pairs
+from .pairs import at_precision, hashed_rankings
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
 
@@ -129,15 +130,24 @@ def evaluate(
     missing_as_zero = check_bool(missing_as_zero, "missing_as_zero")
     fast = check_bool(fast, "fast")
     parsed = _measures(measures)
-    # doc codes shared by run and qrels; the run's duplicates are checked with the judgments'
-    # look-up
-    run_codes, qrels_codes = sides(run, qrels)
-    encoded = encode(run_codes, qrels_codes, missing_as_zero)
-    rankings, repeated = _rank(encoded, score_precision)
-    check_run_pairs(run_codes, repeated, encoded.run_complete)
+    run_half, qrels_half = halves(run, qrels)
+    ranked = None
+    if fast and not any(m.family in DOC_FAMILIES for m in parsed):
+        # a run already in trec_eval's order: its pairs looked up in the qrels by hash
+        ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
+    if ranked is None:
+        # doc codes shared by run and qrels; the run's duplicates are checked with the
+        # judgments' look-up
+        run_codes, qrels_codes = sides(run_half, qrels_half)
+        encoded = encode(run_codes, qrels_codes, missing_as_zero)
+        rankings, repeated = _rank(encoded, score_precision)
+        check_run_pairs(run_codes, repeated, encoded.run_complete)
+        queries = encoded.queries
+    else:
+        rankings, queries = ranked
     # ERR's maximum grade G: the highest grade of the qrels given (at least 1), as trec_eval-style
     # tools take the collection's maximum grade
-    max_grade = max(1.0, float(qrels_codes.value.max()))
+    max_grade = max(1.0, float(qrels_half.value.max()))
     options = {"ndcg_variant": ndcg_variant, "max_grade": max_grade}
     values: dict[str, np.ndarray] = {}
     slow = [m for m in parsed if not (fast and m.vectorised is not None)]
@@ -146,7 +156,7 @@ def evaluate(
             values[m.name] = m.every(rankings, **options)
     if slow:
         values.update(_query_by_query(rankings, slow, options))
-    names, queries = [m.name for m in parsed], encoded.queries
+    names = [m.name for m in parsed]
     n_queries = len(queries)
     # one row per (query, measure), measure by measure (as DataFrame.melt, built directly)
     tidy = pd.DataFrame(
@@ -163,9 +173,7 @@ def evaluate(
 def _rank(encoded: Encoded, score_precision: str) -> tuple[Rankings, bool | None]:
     """Every query's ranking in trec_eval's order, with the grade of each retrieved document,
     and whether some (query, doc) pair of the run is repeated (None: not looked at)."""
-    scores = encoded.scores
-    if score_precision == "float32":
-        scores = scores.astype(np.float32).astype(np.float64)
+    scores = at_precision(encoded.scores, score_precision)
     query, doc, order = encoded.run_query, encoded.run_doc, None
     if not in_trec_order(query, scores):  # else the rows stay as they are
         order = trec_order(query, scores, lambda: string_ranks(encoded.docs), doc)
@@ -180,11 +188,9 @@ def _rank(encoded: Encoded, score_precision: str) -> tuple[Rankings, bool | None
     else:
         found = pd.Index(qrels_key).get_indexer(query * width + doc)
     grade = np.where(found >= 0, encoded.grades[found], 0.0)
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if query.size else query
-    rank = np.arange(query.size) - np.repeat(starts, np.diff(np.r_[starts, query.size])) + 1
     return Rankings(
         query=query,
-        rank=rank,
+        rank=ranks_in_blocks(query),
         grade=grade,
         n_queries=len(encoded.queries),
         judged_query=encoded.qrels_query,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["packed_codes", "string_codes"]
+__all__ = ["packed_codes", "string_codes", "id_words"]
 
 _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
@@ -77,6 +77,36 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
         ):
             return None  # two ids mixed into one integer: hash the strings instead
     return codes, first
+
+
+def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.ndarray]] | None:
+    """Each id of pyarrow string arrays (without nulls) as its UTF-8 bytes in 8-byte words,
+    zero-padded to one width for all arrays (8, 16, 24 or 32 bytes), and its byte length:
+    ``(words, sizes)``, ``words[a][c][i]`` the ``c``-th word of id ``i`` of array ``a``.
+    Two ids are equal if and only if their words and lengths are. None for longer ids.
+
+    >>> import pyarrow as pa
+    >>> (words,), (size,) = id_words([pa.array(["ab", "abc"])])
+    >>> [hex(int(w)) for w in words[0]], size.tolist()
+    (['0x6261', '0x636261'], [2, 3])
+    """
+    import pyarrow as pa
+
+    if any(a.null_count for a in arrays) or not all(
+        pa.types.is_string(a.type) or pa.types.is_large_string(a.type) for a in arrays
+    ):
+        return None
+    sizes = [_sizes(a) for a in arrays]
+    longest = max((int(size.max(initial=0)) for _, size in sizes), default=0)
+    width = max(8, -(-longest // 8) * 8)
+    if width > _MAX_WIDTH:
+        return None
+    words = []
+    for array, (offsets, size) in zip(arrays, sizes, strict=True):
+        words.append([np.empty(len(array), dtype=np.uint64) for _ in range(width // 8)])
+        if len(array):
+            _words(array, offsets, size, words[-1])
+    return words, [size for _, size in sizes]
 
 
 _BYTES_MASK = np.array([(1 << (8 * c)) - 1 for c in range(8)] + [2**64 - 1], dtype=np.uint64)

@@ -1,0 +1,168 @@
+"""The judgments' look-up without numbering the doc ids, for :func:`coursekit.evaluate`.
+
+Numbering a million doc ids (a hash table of their strings, or of integers packed from them)
+costs as much as all the rest of an evaluation. When the run is already in trec_eval's order
+(no tie to break by doc id) and no measure needs doc codes, it is not needed: each row's
+(query, doc id) pair is hashed to an integer, and run and qrels are sorted together once on
+``hash, side, row`` packed in one integer. Equal pairs have equal hashes, so a judged retrieved
+document comes right after its judgment.
+
+The hash has fewer bits than the ids (the row number shares the integer), so different pairs
+can share one. Nothing is taken on trust: every match is checked on the ids themselves (query,
+the id's bytes and length); two rows of one side that share a hash are checked too (the same
+pair twice is an error, which :mod:`.encode`'s path then reports with its row); the rare hash
+shared by three rows or more goes to that path as well. Each check gives the same answer as
+the numbered path, which the tests compare it with.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..registry import Rankings, ranks_in_blocks
+from ..trec.codes import id_words
+from ..trec.order import in_trec_order
+from .encode import Half, evaluated_queries
+
+__all__ = ["hashed_rankings", "at_precision"]
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
+_LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+_QUERY_MIX = np.uint64(0x165667B19E3779F9)
+_MAX_HASH_BITS = 62  # fewer in tests, to make pairs share hashes
+
+
+def at_precision(scores: np.ndarray, score_precision: str) -> np.ndarray:
+    """The scores as compared: as given ("float64"), or rounded to 32-bit floats ("float32")."""
+    if score_precision == "float32":
+        return scores.astype(np.float32).astype(np.float64)
+    return scores
+
+
+def hashed_rankings(
+    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
+) -> tuple[Rankings, list[str]] | None:
+    """Every evaluated query's ranking with the grade of each retrieved document, and the
+    evaluated queries; None when this path does not apply (the run needs sorting, an id is
+    longer than 32 bytes, some pair is repeated or three rows share a hash)."""
+    queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
+    index = pd.Index(queries)
+    run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
+    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
+    run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
+    run_complete = bool(run_keep.all())
+    query = run_query if run_complete else run_query[run_keep]
+    scores = at_precision(run.value if run_complete else run.value[run_keep], score_precision)
+    if not in_trec_order(query, scores):
+        return None  # ties to break by doc id, or rows to sort: the numbered path
+    ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
+    if ids is None:
+        return None
+    found = _look_up(ids)
+    if found is None:
+        return None
+    if not run_complete:
+        found = found[run_keep]
+    grade = np.where(found >= 0, qrels.value[found], 0.0)
+    judged = bool(qrels_keep.all())
+    return Rankings(
+        query=query,
+        rank=ranks_in_blocks(query),
+        grade=grade,
+        n_queries=len(queries),
+        judged_query=qrels_query if judged else qrels_query[qrels_keep],
+        judged_grade=qrels.value if judged else qrels.value[qrels_keep],
+    ), queries
+
+
+class _Ids:
+    """The identity of every row of the run (side 1) and the qrels (side 0): a query code (the
+    same query, the same code, on both sides), the doc id's words and its length."""
+
+    def __init__(self, query, words, size):
+        self.query, self.words, self.size = query, words, size
+
+    @classmethod
+    def of(cls, run: Half, qrels: Half, run_query, qrels_query, n_evaluated) -> _Ids | None:
+        read = id_words([qrels.strings, run.strings])
+        if read is None:
+            return None
+        words, sizes = read
+        for i, half in enumerate((qrels, run)):
+            if half.rows is not None:  # categorical ids: one row of words per category
+                words[i] = [w[half.rows] for w in words[i]]
+                sizes[i] = sizes[i][half.rows]
+        # a query not evaluated has a code past the evaluated ones, of its side's own (it is
+        # not a query of the other side), so that its rows are checked for repeats too
+        queries = [
+            _or_own(qrels_query, n_evaluated + len(run.queries) + qrels.query),
+            _or_own(run_query, n_evaluated + run.query),
+        ]
+        return cls(queries, words, sizes)
+
+    def hashes(self, side: int) -> np.ndarray:
+        """A 64-bit hash of each row's (query, doc id) of one side (0 qrels, 1 run)."""
+        words = self.words[side]
+        with np.errstate(over="ignore"):
+            key = words[0] * _MIX
+            for word in words[1:]:
+                key += word
+                key *= _MIX
+            key ^= self.size[side].astype(np.uint64) * _LENGTH_MIX
+            key ^= self.query[side].astype(np.uint64) * _QUERY_MIX
+            key *= _MIX  # the top bits, kept, depend on every bit
+        return key
+
+    def same(self, side_a: int, rows_a: np.ndarray, side_b: int, rows_b: np.ndarray) -> np.ndarray:
+        """Whether each row of ``rows_a`` (of side a) has the same pair as the row of ``rows_b``."""
+        same = self.query[side_a][rows_a] == self.query[side_b][rows_b]
+        same &= self.size[side_a][rows_a] == self.size[side_b][rows_b]
+        for word_a, word_b in zip(self.words[side_a], self.words[side_b], strict=True):
+            same &= word_a[rows_a] == word_b[rows_b]
+        return same
+
+
+def _or_own(evaluated: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """``evaluated`` where it is a code (>= 0), else ``own``."""
+    return evaluated if evaluated.min(initial=0) >= 0 else np.where(evaluated >= 0, evaluated, own)
+
+
+def _look_up(ids: _Ids) -> np.ndarray | None:
+    """For each run row, the qrels row of the same pair (-1 if none); None when some pair is
+    repeated within a side or three rows share a hash."""
+    n_qrels, n_run = ids.size[0].size, ids.size[1].size
+    row_bits = max(int(max(n_run, n_qrels) - 1).bit_length(), 1)
+    hash_bits = min(62 - row_bits, _MAX_HASH_BITS)
+    if hash_bits < 8:
+        return None
+    shift = row_bits + 1
+    packed = np.empty(n_qrels + n_run, dtype=np.int64)
+    for side, part in ((0, packed[:n_qrels]), (1, packed[n_qrels:])):
+        top = (ids.hashes(side) >> np.uint64(64 - hash_bits)).view(np.int64)
+        np.left_shift(top, shift, out=part)
+        part |= np.arange(part.size, dtype=np.int64) | (side << row_bits)
+    packed.sort()  # by hash, the qrels (side 0) before the run, then by row
+    key_side = packed >> row_bits  # hash * 2 + side
+    step = key_side[1:] - key_side[:-1]
+    mask = (1 << row_bits) - 1
+    twins = np.flatnonzero(step == 0)  # two rows of one side with one hash
+    if twins.size:
+        side = key_side[twins] & 1
+        for s in (0, 1):
+            at = twins[side == s]
+            if np.any(ids.same(s, packed[at] & mask, s, packed[at + 1] & mask)):
+                return None  # a pair repeated: the numbered path says where
+        hashed = key_side >> 1
+        before, after = twins - 1, twins + 2
+        if np.any(hashed[before[before >= 0]] == hashed[twins[before >= 0]]) or np.any(
+            hashed[after[after < hashed.size]] == hashed[twins[after < hashed.size]]
+        ):
+            return None  # three rows or more share a hash: the numbered path
+    candidates = np.flatnonzero(step == 1)  # a qrels row, then a run row, one hash
+    candidates = candidates[(key_side[candidates] & 1) == 0]
+    qrels_row, run_row = packed[candidates] & mask, packed[candidates + 1] & mask
+    match = ids.same(0, qrels_row, 1, run_row)
+    found = np.full(n_run, -1, dtype=np.int64)
+    found[run_row[match]] = qrels_row[match]
+    return found

@@ -1,0 +1,129 @@
+"""The judgments' look-up by hashed (query, doc id) pairs (:mod:`coursekit.evaluation.pairs`):
+the grade it finds for each retrieved document against a Python dict of the qrels, with hashes
+cut short so that different pairs share them; and when it hands over to the numbered path."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import coursekit as ck
+from coursekit.evaluation import pairs
+from coursekit.evaluation.encode import halves
+
+evaluate_module = importlib.import_module("coursekit.evaluation.evaluate")  # not the function
+
+
+def ranked_run_and_qrels(seed: int, n_queries: int = 12, per_query: int = 50):
+    """A run in trec_eval's order (distinct scores) and qrels; doc ids of 1 to 20 bytes, some
+    queries only in the run, some only in the qrels."""
+    rng = np.random.default_rng(seed)
+    pool = [f"d{i}" + "x" * int(rng.integers(0, 12)) for i in range(300)] + ["é" * 10, ""]
+    run_rows, qrels_rows = [], []
+    for q in range(n_queries):
+        docs = rng.choice(len(pool), size=per_query, replace=False)
+        scores = np.sort(rng.random(per_query))[::-1] + q  # strictly decreasing
+        if q != 0:  # query "q0" is in the qrels only
+            run_rows += [(f"q{q}", pool[d], float(s)) for d, s in zip(docs, scores, strict=True)]
+        if q != 1:  # query "q1" is in the run only
+            judged = np.r_[docs[:15], rng.choice(len(pool), size=10, replace=False)]
+            grades = rng.integers(-1, 4, size=judged.size)
+            seen = set()
+            for d, g in zip(judged, grades, strict=True):
+                if d not in seen:
+                    seen.add(d)
+                    qrels_rows.append((f"q{q}", pool[d], int(g)))
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    return run, qrels
+
+
+def expected_grades(run: pd.DataFrame, qrels: pd.DataFrame, queries: list[str]) -> list[float]:
+    """By hand: each retrieved document of an evaluated query, its grade (0 if unjudged)."""
+    grade = {(q, d): float(g) for q, d, g in qrels.itertuples(index=False)}
+    kept = set(queries)
+    return [grade.get((q, d), 0.0) for q, d, _ in run.itertuples(index=False) if q in kept]
+
+
+def shared_hashes(run_half, qrels_half, queries: list[str], bits: int) -> int:
+    """How many rows share their ``bits``-bit hash with a row of another pair."""
+    index = pd.Index(queries)
+    codes = [index.get_indexer(h.queries)[h.query] for h in (run_half, qrels_half)]
+    ids = pairs._Ids.of(run_half, qrels_half, *codes, len(queries))
+    full = np.r_[ids.hashes(0), ids.hashes(1)]
+    short = full >> np.uint64(64 - bits)
+    return len(full) - len(np.unique(short)) - (len(full) - len(np.unique(full)))
+
+
+@pytest.mark.parametrize("ids", ["plain", "categorical"])
+@pytest.mark.parametrize("hash_bits", [16, 62])
+def test_hashed_look_up_finds_every_grade_even_when_pairs_share_hashes(ids, hash_bits, monkeypatch):
+    """With 16 hash bits (65,536 values for about 400 rows) some different pairs share a
+    hash: every match is checked on the ids, so the grades are still those of a dict look-up;
+    when three rows share a hash the path hands over (None) rather than guess."""
+    monkeypatch.setattr(pairs, "_MAX_HASH_BITS", hash_bits)
+    answered = shared = 0
+    for seed in range(16):
+        run, qrels = ranked_run_and_qrels(seed, n_queries=6)
+        if ids == "categorical":
+            run = run.astype({"query_id": "category", "doc_id": "category"})
+            qrels = qrels.astype({"query_id": "category", "doc_id": "category"})
+        for missing_as_zero in (False, True):
+            run_half, qrels_half = halves(run, qrels)
+            result = pairs.hashed_rankings(run_half, qrels_half, missing_as_zero, "float64")
+            if result is None:
+                assert hash_bits < 62  # only short hashes make three rows share one
+                continue
+            answered += 1
+            rankings, queries = result
+            shared += shared_hashes(run_half, qrels_half, queries, hash_bits)
+            expected = expected_grades(run.astype(str), qrels.astype(str), queries)
+            assert rankings.grade.tolist() == expected
+            assert rankings.n_queries == len(queries)
+    assert answered >= 16
+    assert shared >= (3 if hash_bits < 62 else 0)  # the checks were put to work
+
+
+def test_short_hashes_give_the_numbered_paths_numbers(monkeypatch):
+    monkeypatch.setattr(pairs, "_MAX_HASH_BITS", 10)
+    measures = ["AP", "P@5", "nDCG@10", "RR", "NumRelRet", "R@20"]
+    for seed in range(6):
+        run, qrels = ranked_run_and_qrels(seed, n_queries=5)
+        fast = ck.evaluate(run, qrels, measures).table()
+        reference = ck.evaluate(run, qrels, measures, fast=False).table()
+        pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
+
+
+def test_a_ranked_run_is_looked_up_by_hash_and_a_tied_one_numbered(monkeypatch):
+    """The numbered path (``sides``) runs only when needed: ties to break by doc id, or a
+    measure that needs doc codes (Bpref)."""
+    calls = []
+    numbered = evaluate_module.sides
+
+    def counted(*args):
+        calls.append(1)
+        return numbered(*args)
+
+    monkeypatch.setattr(evaluate_module, "sides", counted)
+    run, qrels = ranked_run_and_qrels(0)
+    as_dicts = (ck.run_to_dict(run), ck.qrels_to_dict(qrels))
+    ck.evaluate(run, qrels, ["AP"])
+    ck.evaluate(*as_dicts, ["AP", "nDCG@10"])
+    assert calls == []
+    tied = run.assign(score=run["score"].round(0))
+    ck.evaluate(tied, qrels, ["AP"])
+    ck.evaluate(run, qrels, ["Bpref"])
+    assert calls == [1, 1]
+
+
+def test_a_pair_repeated_in_a_query_not_evaluated_is_still_refused():
+    run, qrels = ranked_run_and_qrels(3)
+    extra = pd.DataFrame({"query_id": ["zz", "zz"], "doc_id": ["a", "a"], "score": [2.0, 1.0]})
+    with pytest.raises(ValueError, match="document 'a' is retrieved twice for query 'zz'"):
+        ck.evaluate(pd.concat([run, extra], ignore_index=True), qrels, ["AP"])
+    judged_twice = pd.DataFrame({"query_id": ["zz", "zz"], "doc_id": ["b", "b"], "relevance": 1})
+    with pytest.raises(ValueError, match="document 'b' is judged twice for query 'zz'"):
+        ck.evaluate(run, pd.concat([qrels, judged_twice], ignore_index=True), ["AP"])
