@@ -59,12 +59,14 @@ def hashed_rankings(
     ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
     if ids is None:
         return None
-    found = _look_up(ids)
-    if found is None:
+    matched = _look_up(ids)
+    if matched is None:
         return None
+    run_row, qrels_row = matched
+    grade = np.zeros(run.value.size)  # 0 when unjudged
+    grade[run_row] = qrels.value[qrels_row]
     if not run_complete:
-        found = found[run_keep]
-    grade = np.where(found >= 0, qrels.value[found], 0.0)
+        grade = grade[run_keep]
     judged = bool(qrels_keep.all())
     return Rankings(
         query=query,
@@ -128,9 +130,9 @@ def _or_own(evaluated: np.ndarray, own: np.ndarray) -> np.ndarray:
     return evaluated if evaluated.min(initial=0) >= 0 else np.where(evaluated >= 0, evaluated, own)
 
 
-def _look_up(ids: _Ids) -> np.ndarray | None:
-    """For each run row, the qrels row of the same pair (-1 if none); None when some pair is
-    repeated within a side or three rows share a hash."""
+def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
+    """The judged run rows and, for each, the qrels row of the same pair; None when some pair
+    is repeated within a side or three rows share a hash."""
     n_qrels, n_run = ids.size[0].size, ids.size[1].size
     row_bits = max(int(max(n_run, n_qrels) - 1).bit_length(), 1)
     hash_bits = min(62 - row_bits, _MAX_HASH_BITS)
@@ -146,7 +148,8 @@ def _look_up(ids: _Ids) -> np.ndarray | None:
     key_side = packed >> row_bits  # hash * 2 + side
     step = key_side[1:] - key_side[:-1]
     mask = (1 << row_bits) - 1
-    twins = np.flatnonzero(step == 0)  # two rows of one side with one hash
+    near = np.flatnonzero(step <= 1)  # one hash, or one hash * 2 and the next side
+    twins = near[step[near] == 0]  # two rows of one side with one hash
     if twins.size:
         side = key_side[twins] & 1
         for s in (0, 1):
@@ -159,10 +162,8 @@ def _look_up(ids: _Ids) -> np.ndarray | None:
             hashed[after[after < hashed.size]] == hashed[twins[after < hashed.size]]
         ):
             return None  # three rows or more share a hash: the numbered path
-    candidates = np.flatnonzero(step == 1)  # a qrels row, then a run row, one hash
+    candidates = near[step[near] == 1]  # a qrels row, then a run row, one hash
     candidates = candidates[(key_side[candidates] & 1) == 0]
     qrels_row, run_row = packed[candidates] & mask, packed[candidates + 1] & mask
     match = ids.same(0, qrels_row, 1, run_row)
-    found = np.full(n_run, -1, dtype=np.int64)
-    found[run_row[match]] = qrels_row[match]
-    return found
+    return run_row[match], qrels_row[match]
