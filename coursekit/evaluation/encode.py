@@ -1,10 +1,12 @@
 """Runs and qrels, whatever their form, as integer codes: each id hashed once.
 
 A run or qrels given as a DataFrame (ids as strings, categoricals or pyarrow strings), a nested
-dict or a file becomes a :class:`Side`: query and doc codes, one value per row. :func:`sides`
-numbers the doc ids of the run and the qrels together, in one pass (:mod:`.ids`,
-:func:`coursekit.trec.codes.string_codes`); :func:`encode` then restricts both sides to the
-evaluated queries (sorted), with one doc code per distinct doc id of run and qrels together.
+dict or a file is first read and checked by :func:`halves` into a :class:`Half`: query codes,
+doc ids as pyarrow strings, one score or grade per row (what :mod:`.pairs` needs). For the
+numbered path, :func:`sides` numbers the doc ids of the run and the qrels together, in one pass
+(:mod:`.ids`, :func:`coursekit.trec.codes.string_codes`), into a :class:`Side`; :func:`encode`
+then restricts both sides to the evaluated queries (sorted), with one doc code per distinct
+doc id of run and qrels together.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@
   bytes fit exactly (bytes and length); longer ones are mixed, and the mixing is checked exact
   afterwards (every row equals, word by word and in length, the first row of its code); when
   it is not, or an id is longer than 32 bytes, the caller hashes the strings instead.
+* :func:`id_words`: each id's bytes as those words and its length, for a caller that compares
+  ids without numbering them (:mod:`coursekit.evaluation.pairs`).
 * :func:`string_codes`: codes and distinct ids of pyarrow string arrays (several arrays share
   one numbering), packed when they pack, each block of equal neighbours hashed once when ids
   come in blocks (a run's query ids), else hashed as strings.
