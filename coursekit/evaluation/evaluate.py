@@ -17,10 +17,11 @@ it is first turned into integer codes (:mod:`.encode`). A run already in trec_ev
 (each query's rows together, scores strictly decreasing) has each retrieved document's grade
 found by hashing its (query, doc id) pair, every match checked on the ids (:mod:`.pairs`);
 otherwise, or for a measure that needs doc ids (Bpref, infAP), the doc ids of run and qrels
-are numbered together, each hashed once, and the run ranked on integers. Two paths then compute the same numbers: the vectorised one calls each measure's
-vectorised form for all queries at once (:class:`coursekit.registry.Rankings`); the readable one
-(``fast=False``, and for measures without a vectorised form) calls the per-query functions of
-:mod:`coursekit.measures` query by query. They are tested equal.
+are numbered together, each hashed once, and the run ranked on integers. Two paths then
+compute the same numbers: the vectorised one calls each measure's vectorised form for all
+queries at once (:class:`coursekit.registry.Rankings`); the readable one (``fast=False``,
+which also takes the numbered path, and for measures without a vectorised form) calls the
+per-query functions of :mod:`coursekit.measures` query by query. They are tested equal.
 """
 
 from __future__ import annotations
