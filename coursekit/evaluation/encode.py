@@ -238,11 +238,12 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
             f"{short} row {i} (query {queries[query[i]]!r}, document {half.doc_id(i)!r}): the "
             f"{kind} {frame[value_name].iloc[i]!r} is not a finite number"
         )
-    # queries as the rows use them; codes renumbered only if some category is unused
-    present = _present(query, queries)
-    if len(present) < len(queries):
-        query = present.get_indexer(queries)[query]
-    return Half(query, present, strings, rows, values, short)
+    if isinstance(frame["query_id"].dtype, pd.CategoricalDtype):
+        # queries as the rows use them; codes renumbered only if some category is unused
+        present = _present(query, queries)
+        if len(present) < len(queries):
+            query, queries = present.get_indexer(queries)[query], present
+    return Half(query, queries, strings, rows, values, short)
 
 
 def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Half:
