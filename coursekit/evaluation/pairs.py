@@ -28,8 +28,7 @@ from .encode import Half, evaluated_queries
 __all__ = ["hashed_rankings", "at_precision"]
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
-_LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
-_QUERY_MIX = np.uint64(0x165667B19E3779F9)
+_TAG_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 _MAX_HASH_BITS = 62  # fewer in tests, to make pairs share hashes
 
 
@@ -79,11 +78,11 @@ def hashed_rankings(
 
 
 class _Ids:
-    """The identity of every row of the run (side 1) and the qrels (side 0): a query code (the
-    same query, the same code, on both sides), the doc id's words and its length."""
+    """The identity of every row of the qrels (side 0) and the run (side 1): its doc id's words
+    and a tag, ``query * 64 + length`` (the same query, the same code, on both sides)."""
 
-    def __init__(self, query, words, size):
-        self.query, self.words, self.size = query, words, size
+    def __init__(self, tags: list[np.ndarray], words: list[list[np.ndarray]]):
+        self.tags, self.words = tags, words
 
     @classmethod
     def of(cls, run: Half, qrels: Half, run_query, qrels_query, n_evaluated) -> _Ids | None:
@@ -101,7 +100,12 @@ class _Ids:
             _or_own(qrels_query, n_evaluated + len(run.queries) + qrels.query),
             _or_own(run_query, n_evaluated + run.query),
         ]
-        return cls(queries, words, sizes)
+        tags = []
+        for query, size in zip(queries, sizes, strict=True):
+            tag = query.astype(np.uint64) << np.uint64(6)  # ids are at most 32 bytes long
+            tag |= size.astype(np.uint64)
+            tags.append(tag)
+        return cls(tags, words)
 
     def hashes(self, side: int) -> np.ndarray:
         """A 64-bit hash of each row's (query, doc id) of one side (0 qrels, 1 run)."""
@@ -111,15 +115,13 @@ class _Ids:
             for word in words[1:]:
                 key += word
                 key *= _MIX
-            key ^= self.size[side].astype(np.uint64) * _LENGTH_MIX
-            key ^= self.query[side].astype(np.uint64) * _QUERY_MIX
+            key ^= self.tags[side] * _TAG_MIX
             key *= _MIX  # the top bits, kept, depend on every bit
         return key
 
     def same(self, side_a: int, rows_a: np.ndarray, side_b: int, rows_b: np.ndarray) -> np.ndarray:
         """Whether each row of ``rows_a`` (of side a) has the same pair as the row of ``rows_b``."""
-        same = self.query[side_a][rows_a] == self.query[side_b][rows_b]
-        same &= self.size[side_a][rows_a] == self.size[side_b][rows_b]
+        same = self.tags[side_a][rows_a] == self.tags[side_b][rows_b]
         for word_a, word_b in zip(self.words[side_a], self.words[side_b], strict=True):
             same &= word_a[rows_a] == word_b[rows_b]
         return same
@@ -133,7 +135,7 @@ def _or_own(evaluated: np.ndarray, own: np.ndarray) -> np.ndarray:
 def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
     """The judged run rows and, for each, the qrels row of the same pair; None when some pair
     is repeated within a side or three rows share a hash."""
-    n_qrels, n_run = ids.size[0].size, ids.size[1].size
+    n_qrels, n_run = ids.tags[0].size, ids.tags[1].size
     row_bits = max(int(max(n_run, n_qrels) - 1).bit_length(), 1)
     hash_bits = min(62 - row_bits, _MAX_HASH_BITS)
     if hash_bits < 8:
