@@ -135,8 +135,9 @@ def evaluate(
     fast = check_bool(fast, "fast")
     parsed = _measures(measures)
     run_half, qrels_half = halves(run, qrels)
+    with_docs = any(m.family in DOC_FAMILIES for m in parsed)
     ranked = None
-    if fast and not any(m.family in DOC_FAMILIES for m in parsed):
+    if fast and not with_docs:
         # a run already in trec_eval's order: its pairs looked up in the qrels by hash
         ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
     if ranked is None:
@@ -144,7 +145,7 @@ def evaluate(
         # judgments' look-up
         run_codes, qrels_codes = sides(run_half, qrels_half)
         encoded = encode(run_codes, qrels_codes, missing_as_zero)
-        rankings, repeated = _rank(encoded, score_precision)
+        rankings, repeated = _rank(encoded, score_precision, with_docs)
         check_run_pairs(run_codes, repeated, encoded.run_complete)
         queries = encoded.queries
     else:
@@ -174,24 +175,31 @@ def evaluate(
     return Evaluation(per_query=tidy, mean=wide.mean(axis=0))
 
 
-def _rank(encoded: Encoded, score_precision: str) -> tuple[Rankings, bool | None]:
-    """Every query's ranking in trec_eval's order, with the grade of each retrieved document,
-    and whether some (query, doc) pair of the run is repeated (None: not looked at)."""
+def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rankings, bool | None]:
+    """Every query's ranking in trec_eval's order, with the grade of each retrieved document
+    (and its doc code, ``with_docs``), and whether some (query, doc) pair of the run is
+    repeated (None: not looked at)."""
     scores = at_precision(encoded.scores, score_precision)
-    query, doc, order = encoded.run_query, encoded.run_doc, None
+    query, order = encoded.run_query, None
     if not in_trec_order(query, scores):  # else the rows stay as they are
-        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), doc)
-        query, doc = query[order], doc[order]
+        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), encoded.run_doc)
+        query = query[order]
     # the grade of each retrieved document: 0 when unjudged
     width = max(len(encoded.docs), 1)
     qrels_key = encoded.qrels_query * width + encoded.qrels_doc
-    matched = match_pairs(encoded.run_query * width + encoded.run_doc, qrels_key)
+    run_key = encoded.run_query * width + encoded.run_doc
+    matched = match_pairs(run_key, qrels_key)
     repeated = None
     if matched is not None:  # one sort of integers
-        found, repeated = matched[0] if order is None else matched[0][order], matched[1]
+        found, repeated = matched[0], matched[1]
     else:
-        found = pd.Index(qrels_key).get_indexer(query * width + doc)
+        found = pd.Index(qrels_key).get_indexer(run_key)
+    if order is not None:
+        found = found[order]
     grade = np.where(found >= 0, encoded.grades[found], 0.0)
+    doc = None
+    if with_docs:
+        doc = encoded.run_doc if order is None else encoded.run_doc[order]
     return Rankings(
         query=query,
         rank=ranks_in_blocks(query),
@@ -200,7 +208,7 @@ def _rank(encoded: Encoded, score_precision: str) -> tuple[Rankings, bool | None
         judged_query=encoded.qrels_query,
         judged_grade=encoded.grades,
         doc=doc,
-        judged_doc=encoded.qrels_doc,
+        judged_doc=encoded.qrels_doc if with_docs else None,
     ), repeated
 
 

@@ -47,7 +47,12 @@ def hashed_rankings(
     longer than 32 bytes, some pair is repeated or three rows share a hash)."""
     queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
-    run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
+    run_positions = index.get_indexer(run.queries)
+    if run_positions.min(initial=0) >= 0 and not in_trec_order(
+        run.query, at_precision(run.value, score_precision)
+    ):
+        return None  # every row evaluated, and not in trec_eval's order: the numbered path
+    run_query = run_positions[run.query] if run.query.size else run.query
     qrels_query = index.get_indexer(qrels.queries)[qrels.query]
     run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
     run_complete = bool(run_keep.all())
