@@ -48,18 +48,18 @@ def hashed_rankings(
     queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
-    if run_positions.min(initial=0) >= 0 and not in_trec_order(
-        run.query, at_precision(run.value, score_precision)
-    ):
-        return None  # every row evaluated, and not in trec_eval's order: the numbered path
+    every_row = run_positions.min(initial=0) >= 0  # every run row is evaluated
+    if every_row and not in_trec_order(run.query, at_precision(run.value, score_precision)):
+        return None  # ties to break by doc id, or rows to sort: the numbered path
     run_query = run_positions[run.query] if run.query.size else run.query
     qrels_query = index.get_indexer(qrels.queries)[qrels.query]
-    run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
-    run_complete = bool(run_keep.all())
+    run_keep = None if every_row else run_query >= 0
+    qrels_keep = qrels_query >= 0
+    run_complete = every_row or bool(run_keep.all())
     query = run_query if run_complete else run_query[run_keep]
     scores = at_precision(run.value if run_complete else run.value[run_keep], score_precision)
-    if not in_trec_order(query, scores):
-        return None  # ties to break by doc id, or rows to sort: the numbered path
+    if not every_row and not in_trec_order(query, scores):
+        return None  # the evaluated rows are not in trec_eval's order either
     ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
     if ids is None:
         return None
