@@ -120,7 +120,8 @@ class _Ids:
             for word in words[1:]:
                 key += word
                 key *= _MIX
-            key ^= self.tags[side] * _TAG_MIX
+            tag = self.tags[side] * _TAG_MIX
+            key ^= tag
             key *= _MIX  # the top bits, kept, depend on every bit
         return key
 
@@ -147,13 +148,17 @@ def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     shift = row_bits + 1
     packed = np.empty(n_qrels + n_run, dtype=np.int64)
+    rows = np.arange(max(n_qrels, n_run), dtype=np.int64)
     for side, part in ((0, packed[:n_qrels]), (1, packed[n_qrels:])):
-        top = (ids.hashes(side) >> np.uint64(64 - hash_bits)).view(np.int64)
-        np.left_shift(top, shift, out=part)
-        part |= np.arange(part.size, dtype=np.int64) | (side << row_bits)
+        key = ids.hashes(side)  # its own array: worked on in place
+        key >>= np.uint64(64 - hash_bits)
+        key <<= np.uint64(shift)
+        np.bitwise_or(key.view(np.int64), rows[: part.size], out=part)
+        if side:
+            part |= 1 << row_bits
     packed.sort()  # by hash, the qrels (side 0) before the run, then by row
     key_side = packed >> row_bits  # hash * 2 + side
-    step = key_side[1:] - key_side[:-1]
+    step = np.subtract(key_side[1:], key_side[:-1])
     mask = (1 << row_bits) - 1
     near = np.flatnonzero(step <= 1)  # one hash, or one hash * 2 and the next side
     twins = near[step[near] == 0]  # two rows of one side with one hash
