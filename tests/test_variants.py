@@ -105,3 +105,18 @@ def test_a_variants_own_solution_passes_every_question(chapter, tmp_path, monkey
         if isinstance(q, Value) and q.expected != public[q.qid].expected:
             # the public answer is wrong on the student's data
             assert judge_value(public[q.qid].public(chapter), given) != f"{q.qid}: passed"
+
+
+def test_redraw_stops_when_no_draw_fits():
+    """A draw that never fits the text is an error after ``tries`` draws, not a hung grader."""
+    from coursekit.grading.variants import redraw
+
+    calls = []
+
+    def never(data):
+        calls.append(data)
+        raise ValueError("unsuitable")
+
+    with pytest.raises(RuntimeError, match="no suitable data in 5 draws"):
+        redraw(None, lambda rng: len(calls), never, tries=5)
+    assert calls == [0, 1, 2, 3, 4]

@@ -98,6 +98,34 @@ def find_generator(
     return found
 
 
+def redraw(
+    rng: Any,
+    draw: Callable[[Any], Any],
+    facts: Callable[[Any], Any],
+    unsuitable: type[Exception] = ValueError,
+    tries: int = 1000,
+) -> tuple[Any, Any]:
+    """``(data, facts(data))`` for the first ``data = draw(rng)`` that fits the exercise's text
+    (``facts`` raises ``unsuitable`` for data that do not): the draw loop of a key's
+    ``generate(rng)``. A RuntimeError after ``tries`` draws, rather than a grader that hangs.
+
+    >>> draws = iter([3, 5, 8, 9])
+    >>> def half(n):
+    ...     if n % 2:
+    ...         raise ValueError("odd: the text needs an even number")
+    ...     return n // 2
+    >>> redraw(None, lambda rng: next(draws), half)
+    (8, 4)
+    """
+    for _ in range(tries):
+        data = draw(rng)
+        try:
+            return data, facts(data)
+        except unsuitable:
+            continue
+    raise RuntimeError(f"no suitable data in {tries} draws: the draw and the text disagree")
+
+
 def variant(generator: ModuleType, secret: bytes, chapter: str, student: str):
     """(data cell source, questions) of ``student``'s variant."""
     import numpy as np

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 
 import coursekit as ck
 from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading.variants import redraw
 from coursekit.trec import as_run_frame, sort_run
 
 # ---------------------------------------------------------------------------------------------
@@ -444,13 +445,7 @@ def generate(rng):
     if rng is None:
         data, f = PUBLIC, facts(PUBLIC)  # the public data must satisfy the text: no redraw
     else:
-        while True:
-            data = _draw(rng)
-            try:
-                f = facts(data)
-            except Unsuitable:
-                continue
-            break
+        data, f = redraw(rng, _draw, facts, Unsuitable)
     return data_source(data, f.reported), questions(f)
 
 

@@ -23,6 +23,7 @@ from types import SimpleNamespace
 
 import coursekit as ck
 from coursekit.grading import Choice, Function, Mistake, Value
+from coursekit.grading.variants import redraw
 
 # ---------------------------------------------------------------------------------------------
 # The public data (the notebook's data cell is data_source(PUBLIC); a test compares them)
@@ -371,13 +372,7 @@ def generate(rng):
     if rng is None:
         data, f = PUBLIC, facts(PUBLIC)  # the public data must satisfy the text: no redraw
     else:
-        while True:
-            data = _draw(rng)
-            try:
-                f = facts(data)
-            except Unsuitable:
-                continue
-            break
+        data, f = redraw(rng, _draw, facts, Unsuitable)
     return data_source(data), questions(f, list(data["qrels"].values()))
 
 
