@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from grader_support import run_grader
 
 from coursekit.grading import grader as grade
 from coursekit.grading.report import feedback_name
@@ -196,31 +197,8 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 def _grade(submissions: Path, out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "coursekit.grade",
-            str(submissions),
-            "--out",
-            str(out),
-            "--jobs",
-            "2",
-            "--cell-timeout",
-            str(CELL_TIMEOUT),
-            "--timeout",
-            "60",
-            "--memory",
-            "2048",
-            "--keys",
-            str(ROOT / "solutions" / "keys"),
-            *UNSAFE,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=submissions.parent,
-    )
+    keys = ROOT / "solutions" / "keys"
+    return run_grader(submissions, out, keys, *UNSAFE, cell_timeout=CELL_TIMEOUT)
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from grader_support import run_grader
 
 from coursekit.grading import grade_cli
 from coursekit.grading import grader as grade
@@ -293,32 +294,15 @@ def _marked_processes(*markers: str) -> list[str]:
 
 
 def _grade(submissions: Path, out: Path, keys: Path, tmp: Path, *extra: str):
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "coursekit.grade",
-            str(submissions),
-            "--out",
-            str(out),
-            "--jobs",
-            "2",
-            "--cell-timeout",
-            "20",
-            "--timeout",
-            "60",
-            "--memory",
-            str(MEMORY_MB),
-            "--processes",
-            str(PROCESSES),
-            "--keys",
-            str(keys),
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
+    return run_grader(
+        submissions,
+        out,
+        keys,
+        "--processes",
+        str(PROCESSES),
+        *extra,
+        memory_mb=MEMORY_MB,
         timeout=900,
-        cwd=submissions.parent,
         env={**os.environ, "TMPDIR": str(tmp)},
     )
 
