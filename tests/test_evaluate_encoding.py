@@ -178,3 +178,23 @@ def test_large_shuffled_frames_agree_with_trec_eval(dtype):
     for q, values in reference.items():
         for ours, theirs in names.items():
             assert got.loc[q, ours] == pytest.approx(values[theirs], abs=1e-12), (q, ours)
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared objects", "one object a row"])
+def test_object_query_blocks_equal_factorize(shared):
+    """Query ids in blocks: found by object address when the rows of a block share one object
+    (as pandas 2's read_csv gives), by comparing strings when each row has its own; a string
+    held by two objects (q1, in the first and the last block) is one query either way."""
+    from coursekit.evaluation.ids import query_codes
+
+    values = []
+    for name in ["q1", "q2", "q10", "q1"]:
+        fresh = lambda n=name: "".join([n[:1], n[1:]])  # noqa: E731 - a new object each call
+        values += [fresh()] * 300 if shared else [fresh() for _ in range(300)]
+    column = pd.Series(np.array(values, dtype=object), dtype=object)
+    distinct_objects = len({id(v) for v in values})
+    assert distinct_objects == (4 if shared else 1200)
+    codes, ids = query_codes(column, "run", "query id", blocks=True)
+    expected_codes, expected_ids = pd.factorize(np.array(values, dtype=object))
+    assert codes.tolist() == expected_codes.tolist()
+    assert list(ids) == list(expected_ids)

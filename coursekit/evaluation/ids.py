@@ -55,9 +55,14 @@ def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
     head = values[:_SAMPLE]  # rows in any order (as often once ties are shuffled): give up early
     if values.size > _SAMPLE and np.count_nonzero(head[1:] != head[:-1]) >= _SAMPLE // 4:
         return None
-    change = values[1:] != values[:-1]
-    if not isinstance(change, np.ndarray) or change.dtype != bool:
-        return None
+    # where the object changes (a cheap superset of where the string does): enough when
+    # objects are shared, as pandas 2's read_csv and frames built from lists share them
+    addresses = _addresses(values)
+    change = addresses[1:] != addresses[:-1]
+    if np.count_nonzero(change) >= values.size // 4:  # one object a row: compare the strings
+        change = values[1:] != values[:-1]
+        if not isinstance(change, np.ndarray) or change.dtype != bool:
+            return None
     starts = np.flatnonzero(np.r_[True, change])
     if starts.size >= values.size // 4:
         return None
@@ -66,6 +71,13 @@ def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
         return None
     codes, ids = _dictionary_encode(array)
     return np.repeat(codes, np.diff(np.r_[starts, values.size])), ids
+
+
+def _addresses(values: np.ndarray) -> np.ndarray:
+    """The address of each object of an object array, as integers: two rows with one address
+    hold the same object (read while ``values`` lives: the view keeps it alive)."""
+    values = np.ascontiguousarray(values)
+    return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)
 
 
 _SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
