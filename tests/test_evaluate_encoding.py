@@ -198,3 +198,49 @@ def test_object_query_blocks_equal_factorize(shared):
     expected_codes, expected_ids = pd.factorize(np.array(values, dtype=object))
     assert codes.tolist() == expected_codes.tolist()
     assert list(ids) == list(expected_ids)
+
+
+def test_shared_doc_id_objects_agree_with_trec_eval():
+    """Doc ids whose rows share their string objects (as pandas 2's read_csv gives; over 32k
+    rows, so that each object is converted once): the same numbers as pytrec_eval, a string
+    held by two objects is one document, and a missing id is still named by its row."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(5)
+    pool = np.array([f"doc{i}" for i in range(2000)], dtype=object)  # one object each
+    twin = "".join(["doc", "7"])  # "doc7" again, another object
+    rows, qrows = [], []
+    for q in range(40):
+        docs = list(pool[rng.choice(len(pool), size=900, replace=False)])
+        docs = [twin if d == "doc7" and q % 2 else d for d in docs]
+        scores = rng.normal(size=900)
+        rows += [(str(q), d, float(s)) for d, s in zip(docs, scores, strict=True)]
+        qrows += [
+            (str(q), d, int(g)) for d, g in zip(docs[:60], rng.integers(0, 3, 60), strict=True)
+        ]
+        qrows.append((str(q), "doc7", 2))  # judged whether retrieved or not
+    qrows = list({(q, d): (q, d, g) for q, d, g in qrows}.values())
+    run = pd.DataFrame(
+        {
+            "query_id": pd.Series([q for q, _, _ in rows], dtype=object),
+            "doc_id": pd.Series([d for _, d, _ in rows], dtype=object),  # the same objects
+            "score": [s for _, _, s in rows],
+        }
+    )
+    qrels = pd.DataFrame(qrows, columns=["query_id", "doc_id", "relevance"])
+    assert run["doc_id"].dtype == object and len(run) > 32768
+    assert len({id(d) for d in run["doc_id"]}) <= 2001  # shared objects
+    result = ck.evaluate(run, qrels, ["AP", "nDCG@10"]).table()
+    run_dict, qrels_dict = {}, {}
+    for q, d, s in rows:
+        run_dict.setdefault(q, {})[d] = s
+    for q, d, g in qrows:
+        qrels_dict.setdefault(q, {})[d] = g
+    reference = pytrec_eval.RelevanceEvaluator(qrels_dict, {"map", "ndcg_cut_10"}).evaluate(
+        run_dict
+    )
+    for q, values in reference.items():
+        assert result.loc[q, "AP"] == pytest.approx(values["map"], abs=1e-12)
+        assert result.loc[q, "nDCG@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+    run.loc[1234, "doc_id"] = None
+    with pytest.raises(ValueError, match="run row 1234: the doc id is missing"):
+        ck.evaluate(run, qrels, ["AP"])

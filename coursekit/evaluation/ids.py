@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec.codes import string_codes
+from ..trec.codes import first_rows, string_codes
 
 
 def query_codes(
@@ -80,6 +80,28 @@ def _addresses(values: np.ndarray) -> np.ndarray:
     return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)
 
 
+def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
+    """``(strings, rows)`` of an object column whose rows share their string objects, as pandas
+    2's read_csv and frames built from lists give them: each distinct object converted once
+    (reading a million objects scattered in memory costs far more than hashing their
+    addresses); None when a sample of rows shows no shared object, or some id is not a string."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if column.dtype != object or len(column) < 4 * _SAMPLE:
+        return None
+    values = np.ascontiguousarray(column.to_numpy())
+    addresses = _addresses(values)
+    sample = addresses[:: len(values) // _SAMPLE][:_SAMPLE]  # spread over the rows
+    if sample.size - np.unique(sample).size < _SAMPLE // 512:  # (one object a row: none)
+        return None
+    with np.errstate(over="ignore"):  # addresses spread over all bits: hashed faster
+        mixed = (addresses.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)).view(np.int64)
+    rows = pc.dictionary_encode(pa.array(mixed)).indices.to_numpy().astype(np.int64)
+    strings = arrow_strings(values[first_rows(rows)])
+    return None if strings is None else (strings, rows)
+
+
 _SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
 _FEW = 2048  # distinct ids in the sample under which hashing Python strings directly is faster
 
@@ -138,6 +160,11 @@ def doc_strings(column: pd.Series, what: str) -> tuple[Any, np.ndarray | None]:
         if strings is None:
             strings = arrow_strings(categories.astype(str))
         missing = rows < 0
+    elif (shared := _shared_strings(column)) is not None:  # each object converted once
+        strings, rows = shared
+        missing = None
+        if strings.null_count:
+            missing = strings.is_null().to_numpy(zero_copy_only=False)[rows]
     else:
         rows = None
         strings = arrow_strings(column)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["packed_codes", "string_codes", "id_words"]
+__all__ = ["packed_codes", "string_codes", "id_words", "first_rows"]
 
 _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
@@ -67,10 +67,7 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
         key *= _MIX  # a bijection that spreads the bits: hashed faster
     codes = pc.dictionary_encode(pa.array(key.view(np.int64))).indices.to_numpy()
     codes = codes.astype(np.int64, copy=False)
-    # codes count up in order of first appearance: a code's first row is where it exceeds
-    # every code before it
-    highest = np.maximum.accumulate(codes)
-    first = np.flatnonzero(np.r_[True, highest[1:] > highest[:-1]])
+    first = first_rows(codes)
     if not exact:
         same = first[codes]
         if not (
@@ -109,6 +106,19 @@ def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.nda
         if len(array):
             _words(array, offsets, size, words[-1])
     return words, [size for _, size in sizes]
+
+
+def first_rows(codes: np.ndarray) -> np.ndarray:
+    """The first row of each code, for codes numbered in order of first appearance (as
+    pyarrow's ``dictionary_encode`` numbers them): where a code exceeds every code before it.
+
+    >>> first_rows(np.array([0, 1, 0, 2, 1, 3])).tolist()
+    [0, 1, 3, 5]
+    """
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    highest = np.maximum.accumulate(codes)
+    return np.flatnonzero(np.r_[True, highest[1:] > highest[:-1]])
 
 
 _BYTES_MASK = np.array([(1 << (8 * c)) - 1 for c in range(8)] + [2**64 - 1], dtype=np.uint64)
