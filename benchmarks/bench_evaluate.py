@@ -15,9 +15,10 @@ Cases:
   (a) in memory: evaluate(run, qrels, ["AP", "nDCG@10", "P@10"]) against
       RelevanceEvaluator(qrels_dict, {"map", "ndcg_cut_10", "P_10"}).evaluate(run_dict),
       evaluator construction included; coursekit with the id columns as read_run/read_qrels
-      return them (categoricals), as Python strings (object dtype, pandas 2's default), as
-      pandas' default string dtype (pandas 3: "str", stored by pyarrow), as "string[pyarrow]",
-      and as nested dicts;
+      return them (categoricals), as Python strings (object dtype, pandas 2's default: one
+      object a row, and one object per distinct id shared by its rows, as pandas 2's
+      read_csv gives them), as pandas' default string dtype (pandas 3: "str", stored by
+      pyarrow), as "string[pyarrow]", and as nested dicts;
   (b) from files: read_run + read_qrels + evaluate against parse_run + parse_qrel +
       RelevanceEvaluator + evaluate;
   (c) as (a), with heavy ties (scores rounded to 1 decimal) and the rows in random order, so
@@ -128,6 +129,17 @@ def with_ids(frame: pd.DataFrame, dtype: object) -> pd.DataFrame:
     frame = frame.copy()
     for column in ("query_id", "doc_id"):
         frame[column] = frame[column].astype(dtype)
+    return frame
+
+
+def shared_objects(frame: pd.DataFrame) -> pd.DataFrame:
+    """The id columns as Python strings, one object per distinct id shared by its rows (as
+    pandas 2's read_csv and frames built from lists give them; ``with_ids(frame, object)``
+    gives one object per row)."""
+    frame = frame.copy()
+    for column in ("query_id", "doc_id"):
+        distinct, rows = np.unique(frame[column].to_numpy(dtype=object), return_inverse=True)
+        frame[column] = pd.Series(distinct.astype(object)[rows], dtype=object)
     return frame
 
 
@@ -311,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         run_read, qrels_read = ck.read_run(run_path), ck.read_qrels(qrels_path)
         tied_categorical, qrels_categorical = categorical(tied), categorical(qrels)
         run_object, qrels_object = with_ids(run, object), with_ids(qrels, object)
+        run_shared, qrels_shared = shared_objects(run), shared_objects(qrels)
         tied_object = with_ids(tied, object)
         run_arrow, qrels_arrow = (
             with_ids(run, "string[pyarrow]"),
@@ -325,6 +338,10 @@ def main(argv: list[str] | None = None) -> int:
             },
             "(a) in memory, object string ids": {
                 "coursekit": lambda: coursekit_mean_ap(run_object, qrels_object),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
+            },
+            "(a) in memory, object ids, shared objects": {
+                "coursekit": lambda: coursekit_mean_ap(run_shared, qrels_shared),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),
             },
             f"(a) in memory, {run['doc_id'].dtype} string ids (pandas' default)": {
