@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec.codes import first_rows, string_codes
+from ..trec.codes import string_codes
 
 
 def query_codes(
@@ -82,12 +82,10 @@ def _addresses(values: np.ndarray) -> np.ndarray:
 
 def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     """``(strings, rows)`` of an object column whose rows share their string objects, as pandas
-    2's read_csv and frames built from lists give them: each distinct object converted once
-    (reading a million objects scattered in memory costs far more than hashing their
-    addresses); None when a sample of rows shows no shared object, or some id is not a string."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+    2's read_csv and frames built from lists give them: each distinct object converted once,
+    in address order (reading a million objects scattered in memory costs far more than
+    sorting their addresses); None when a sample of rows shows no shared object, the
+    addresses do not fit an integer with the row number, or some id is not a string."""
     if column.dtype != object or len(column) < 4 * _SAMPLE:
         return None
     values = np.ascontiguousarray(column.to_numpy())
@@ -95,10 +93,26 @@ def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     sample = addresses[:: len(values) // _SAMPLE][:_SAMPLE]  # spread over the rows
     if sample.size - np.unique(sample).size < _SAMPLE // 512:  # (one object a row: none)
         return None
-    with np.errstate(over="ignore"):  # addresses spread over all bits: hashed faster
-        mixed = (addresses.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)).view(np.int64)
-    rows = pc.dictionary_encode(pa.array(mixed)).indices.to_numpy().astype(np.int64)
-    strings = arrow_strings(values[first_rows(rows)])
+    # each address as a small integer (from the lowest, over the alignment every one has),
+    # packed with its row: one sort groups the rows of each object
+    keys = addresses - addresses.min()
+    common = int(np.bitwise_or.reduce(keys))
+    aligned = (common & -common).bit_length() - 1 if common else 0  # low bits all zero
+    row_bits = max(int(len(values) - 1).bit_length(), 1)
+    if int(keys.max()) >> aligned >= 1 << (63 - row_bits):
+        return None
+    if row_bits >= aligned:
+        keys <<= row_bits - aligned
+    else:
+        keys >>= aligned - row_bits
+    keys |= np.arange(len(values))
+    keys.sort()
+    row = keys & ((1 << row_bits) - 1)
+    keys >>= row_bits
+    new = np.r_[True, keys[1:] != keys[:-1]]
+    rows = np.empty(len(values), dtype=np.int64)
+    rows[row] = np.cumsum(new) - 1
+    strings = arrow_strings(values[row[new]])
     return None if strings is None else (strings, rows)
 
 
