@@ -116,6 +116,45 @@ def test_run_infinite_score_in_dataframe():
         ck.evaluate(run, {"q": {"a": 1}}, ["AP"])
 
 
+# --- booleans are not scores or grades (pyarrow and pandas would read True as 1.0) --------------
+
+BOOL_COLUMNS = {
+    "bool dtype": lambda: [True, False],
+    "after a float": lambda: [1.0, True],
+    "numpy bool": lambda: np.array([2.0, np.False_], dtype=object),
+    "nullable boolean": lambda: pd.array([True, None], dtype="boolean"),
+}
+
+
+@pytest.mark.parametrize("column", BOOL_COLUMNS)
+def test_bool_grades_in_a_dataframe(column):
+    values = BOOL_COLUMNS[column]()
+    row = 1 if column in ("after a float", "numpy bool") else 0
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "relevance": values})
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    shown = str(qrels["relevance"].iloc[row])
+    doc = "ab"[row]
+    with pytest.raises(
+        TypeError, match=rf"qrels row {row} \(query 'q', document '{doc}'\): the grade {shown} is "
+    ):
+        ck.evaluate(run, qrels, ["AP"])
+    with pytest.raises(TypeError, match=f"qrels row {row}: the grade {shown} is a bool, not a"):
+        ck.as_qrels_frame(qrels)
+    run["score"] = values
+    with pytest.raises(TypeError, match=f"run row {row} .*: the score {shown} is a bool"):
+        ck.evaluate(run, {"q": {"a": 1}}, ["AP"])
+    with pytest.raises(TypeError, match=f"run row {row}: the score {shown} is a bool"):
+        ck.as_run_frame(run)
+
+
+@pytest.mark.parametrize("value", [True, np.False_])
+def test_bool_after_a_float_in_a_dict(value):
+    with pytest.raises(TypeError, match="score of document 'b' for query 'q' must be a number"):
+        ck.evaluate({"q": {"a": 2.0, "b": value}}, {"q": {"a": 1}}, ["AP"])
+    with pytest.raises(TypeError, match="relevance of document 'b' for query 'q' must be a"):
+        ck.evaluate({"q": {"a": 2.0, "b": 1.0}}, {"q": {"a": 1.0, "b": value}}, ["AP"])
+
+
 def test_run_nan_score_in_dict():
     with pytest.raises(ValueError, match="score of document 'd' for query 'q' is nan"):
         ck.as_run_frame({"q": {"d": float("nan")}})

@@ -61,8 +61,8 @@ def test_packed_codes_of_a_slice():
 @pytest.mark.parametrize("sliced", [False, True])
 def test_words_are_each_ids_bytes_zero_padded(longest, sliced):
     """The words read from arrow's buffers, by hand: each id's UTF-8 bytes, zero-padded to
-    the width, as little-endian integers. Enough ids that most are loaded in place from the
-    buffer and the last few (whose load would pass its end) from the padded tail."""
+    the width, as little-endian integers (ids with NUL bytes, multi-byte characters and the
+    empty id among them; from a slice, from the slice's own offset on)."""
     rng = np.random.default_rng(longest)
     alphabet = list("abcxyz09\x00") + ["é", "日"]
     ids = ["".join(rng.choice(alphabet, size=int(rng.integers(0, longest // 3 + 1)))) for _ in
@@ -70,14 +70,37 @@ def test_words_are_each_ids_bytes_zero_padded(longest, sliced):
     array = pa.array(ids, pa.string())
     if sliced:
         array = pa.array(["w" * 40] * 7 + ids + ["v" * 40] * 2, pa.string()).slice(7, len(ids))
-    offsets, size = codes_module._sizes(array)
+    size = codes_module._sizes(array)
     width = max(8, -(-int(size.max()) // 8) * 8)
     words = [np.empty(len(ids), dtype=np.uint64) for _ in range(width // 8)]
-    codes_module._words(array, offsets, size, words)
+    assert codes_module._words(array, words)
     for i, doc_id in enumerate(ids):
         padded = doc_id.encode("utf-8").ljust(width, b"\x00")
         expected = [int.from_bytes(padded[8 * c : 8 * c + 8], "little") for c in range(len(words))]
         assert [int(w[i]) for w in words] == expected, doc_id
+
+
+def test_words_refused_when_arrow_pads_to_another_length(monkeypatch):
+    """The words are taken as padded ids end to end only if every padded id is the width
+    long. Were arrow to pad by characters (``utf8_rpad``), a multi-byte id would come out
+    longer: the ids are then "not packed" and evaluate takes its string path, same values."""
+    import pyarrow.compute as pc
+
+    run = pd.DataFrame({"query_id": ["q"] * 3, "doc_id": ["é", "b", "c"], "score": [3.0, 2, 1]})
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["c", "é"], "relevance": [1, 1]})
+    expected = ck.evaluate(run, qrels, ["AP", "nDCG@10"]).table()
+    array = pa.array(["é", "b"], pa.string())
+    assert codes_module._words(array, [np.empty(2, dtype=np.uint64)])
+    monkeypatch.setattr(pc, "ascii_rpad", pc.utf8_rpad)
+    assert not codes_module._words(array, [np.empty(2, dtype=np.uint64)])
+    assert codes_module.id_words([array]) is None
+    assert packed_codes(array) is None and codes_module.byte_order(array) is None
+    assert codes_module._words(pa.array(["a", "b"]), [np.empty(2, dtype=np.uint64)])
+    for dtype in (object, "string[pyarrow]", "category"):
+        cast = {"query_id": dtype, "doc_id": dtype}
+        result = ck.evaluate(run.astype(cast), qrels.astype(cast), ["AP", "nDCG@10"]).table()
+        pd.testing.assert_frame_equal(result, expected)
+    assert expected.loc["q", "AP"] == pytest.approx((1 / 1 + 2 / 3) / 2)  # é at 1, c at 3
 
 
 def test_ids_over_32_bytes_are_not_packed():

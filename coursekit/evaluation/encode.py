@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
 from ..trec.codes import string_codes
+from ..trec.columns import refuse_bools
 from .fastcodes import numbers_array, strings_array
 from .ids import arrow_strings, doc_strings, is_arrow, query_codes
 
@@ -230,13 +231,17 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
     query, queries = query_codes(frame["query_id"], short, "query id", blocks=True)
     strings, rows = doc_strings(frame["doc_id"], short)
     half = Half(query, queries, strings, rows, np.zeros(0), short)
+    kind = "score" if short == "run" else "grade"
+
+    def place(i: int) -> str:
+        return f"{short} row {i} (query {queries[query[i]]!r}, document {half.doc_id(i)!r})"
+
+    refuse_bools(frame[value_name], place, kind)
     values = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
         i = int(np.flatnonzero(~np.isfinite(values))[0])
-        kind = "score" if short == "run" else "grade"
         raise ValueError(
-            f"{short} row {i} (query {queries[query[i]]!r}, document {half.doc_id(i)!r}): the "
-            f"{kind} {frame[value_name].iloc[i]!r} is not a finite number"
+            f"{place(i)}: the {kind} {frame[value_name].iloc[i]!r} is not a finite number"
         )
     if isinstance(frame["query_id"].dtype, pd.CategoricalDtype):
         # queries as the rows use them; codes renumbered only if some category is unused

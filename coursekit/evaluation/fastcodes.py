@@ -15,8 +15,14 @@ from typing import Any
 import numpy as np
 
 from ..trec.codes import packed_codes
+from ..trec.columns import bool_rows
 
-__all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
+__all__ = [
+    "packed_codes",
+    "match_pairs",
+    "numbers_array",
+    "strings_array",
+]
 
 
 def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray, bool, bool] | None:
@@ -56,7 +62,8 @@ def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray,
 
 def numbers_array(values: list) -> np.ndarray | None:
     """``values`` as floats when pyarrow reads them all as ints or floats (no bool, no None),
-    else None; one pass, faster than checking each value's type."""
+    else None; one pass, faster than checking each value's type. (pyarrow reads a bool
+    after a float as 1.0 or 0.0: floats are looked over for bools, by address.)"""
     import pyarrow as pa
 
     try:
@@ -66,6 +73,11 @@ def numbers_array(values: list) -> np.ndarray | None:
     kind = array.type
     if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
         return None
+    if pa.types.is_floating(kind):
+        objects = np.empty(len(values), dtype=object)
+        objects[:] = values
+        if bool_rows(objects).size:
+            return None
     return array.to_numpy(zero_copy_only=False).astype(float, copy=False)
 
 

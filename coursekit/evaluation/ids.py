@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..trec.codes import string_codes
+from ..trec.columns import object_addresses
 
 
 def query_codes(
@@ -57,7 +58,7 @@ def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
         return None
     # where the object changes (a cheap superset of where the string does): enough when
     # objects are shared, as pandas 2's read_csv and frames built from lists share them
-    addresses = _addresses(values)
+    addresses = object_addresses(values)
     change = addresses[1:] != addresses[:-1]
     if np.count_nonzero(change) >= values.size // 4:  # one object a row: compare the strings
         change = values[1:] != values[:-1]
@@ -73,13 +74,6 @@ def _object_blocks(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
     return np.repeat(codes, np.diff(np.r_[starts, values.size])), ids
 
 
-def _addresses(values: np.ndarray) -> np.ndarray:
-    """The address of each object of an object array, as integers: two rows with one address
-    hold the same object (read while ``values`` lives: the view keeps it alive)."""
-    values = np.ascontiguousarray(values)
-    return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)
-
-
 def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     """``(strings, rows)`` of an object column whose rows share their string objects, as pandas
     2's read_csv and frames built from lists give them: each distinct object converted once,
@@ -89,7 +83,7 @@ def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     if column.dtype != object or len(column) < 4 * _SAMPLE:
         return None
     values = np.ascontiguousarray(column.to_numpy())
-    addresses = _addresses(values)
+    addresses = object_addresses(values)
     sample = addresses[:: len(values) // _SAMPLE][:_SAMPLE]  # spread over the rows
     if sample.size - np.unique(sample).size < _SAMPLE // 512:  # (one object a row: none)
         return None

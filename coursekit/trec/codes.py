@@ -25,6 +25,7 @@ __all__ = ["packed_codes", "string_codes", "id_words", "first_rows"]
 _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
 _LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+_CHUNK = 1 << 20
 
 
 def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -42,16 +43,17 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
     if not all(pa.types.is_string(a.type) or pa.types.is_large_string(a.type) for a in arrays):
         return None
     sizes = [_sizes(a) for a in arrays]
-    longest = max(int(s[1].max(initial=0)) for s in sizes)
+    longest = max(int(s.max(initial=0)) for s in sizes)
     width = max(8, -(-longest // 8) * 8)
     if width > _MAX_WIDTH:
         return None
     words = [np.empty(n, dtype=np.uint64) for _ in range(width // 8)]
     at = 0
-    for array, (offsets, size) in zip(arrays, sizes, strict=True):
-        _words(array, offsets, size, [word[at : at + len(array)] for word in words])
+    for array in arrays:
+        if not _words(array, [word[at : at + len(array)] for word in words]):
+            return None
         at += len(array)
-    size = np.concatenate([s for _, s in sizes]) if len(sizes) > 1 else sizes[0][1]
+    size = np.concatenate(sizes) if len(sizes) > 1 else sizes[0]
     # ids of at most 8 bytes: the bytes, with the length in the (then empty) top byte, are the
     # id itself; exact unless an 8-byte id ends with a byte below 8 (then mixed and checked)
     exact = len(words) == 1 and not np.any((size == 8) & (words[0] >> np.uint64(56) < 8))
@@ -96,16 +98,16 @@ def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.nda
     ):
         return None
     sizes = [_sizes(a) for a in arrays]
-    longest = max((int(size.max(initial=0)) for _, size in sizes), default=0)
+    longest = max((int(size.max(initial=0)) for size in sizes), default=0)
     width = max(8, -(-longest // 8) * 8)
     if width > _MAX_WIDTH:
         return None
     words = []
-    for array, (offsets, size) in zip(arrays, sizes, strict=True):
+    for array in arrays:
         words.append([np.empty(len(array), dtype=np.uint64) for _ in range(width // 8)])
-        if len(array):
-            _words(array, offsets, size, words[-1])
-    return words, [size for _, size in sizes]
+        if not _words(array, words[-1]):
+            return None
+    return words, sizes
 
 
 def first_rows(codes: np.ndarray) -> np.ndarray:
@@ -121,55 +123,42 @@ def first_rows(codes: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, highest[1:] > highest[:-1]])
 
 
-_BYTES_MASK = np.array([(1 << (8 * c)) - 1 for c in range(8)] + [2**64 - 1], dtype=np.uint64)
-
-
-def _sizes(array: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The offsets (from the array's own offset on) and byte length of each id."""
+def _offsets(array: Any) -> np.ndarray:
+    """The offsets of the ids in the data buffer (from the array's own offset on)."""
     import pyarrow as pa
 
     n = len(array)
     kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
     offsets = np.frombuffer(array.buffers()[1], dtype=kind, count=array.offset + n + 1)
-    offsets = offsets[array.offset :]
-    return offsets, np.diff(offsets)
+    return offsets[array.offset :]
 
 
-def _words(array: Any, offsets: np.ndarray, size: np.ndarray, out: list[np.ndarray]) -> None:
+def _sizes(array: Any) -> np.ndarray:
+    """The byte length of each id."""
+    return np.diff(_offsets(array))
+
+
+def _words(array: Any, out: list[np.ndarray]) -> bool:
     """The UTF-8 bytes of each id as ``len(out)`` 8-byte little-endian words, padded with
-    zeros, written into ``out``; read from arrow's buffers, each word one unaligned load (the
-    last few ids, whose load would run past the buffer, from a padded copy of their bytes)."""
-    n, width = len(array), 8 * len(out)
-    data = array.buffers()[2]
-    available = data.size if data is not None else 0
-    starts = offsets[:n]
-    # rows whose ``width`` bytes from their start lie inside the buffer: loaded in place
-    inside = int(np.searchsorted(starts, available - width, side="right")) if available else 0
-    if inside:
-        whole = np.frombuffer(data, dtype=np.uint8, count=available)
-        _load(whole, starts[:inside], size[:inside], [w[:inside] for w in out])
-    if inside < n:  # the tail: its bytes copied after zeros
-        start, end = int(starts[inside]), int(offsets[n])
-        tail = np.zeros(end - start + width + 8, dtype=np.uint8)
-        if end > start:
-            tail[: end - start] = np.frombuffer(
-                data, dtype=np.uint8, count=end - start, offset=start
-            )
-        _load(tail, starts[inside:] - start, size[inside:], [w[inside:] for w in out])
+    zeros, written into ``out``: arrow pads every id with NUL bytes to the width
+    (``ascii_rpad``, which counts bytes), and the padded ids, end to end, are the words.
+    False when some padded id is not the width long (nothing is then promised of ``out``),
+    which the callers take as "not packed". A million rows at a time, to bound the copy."""
+    import pyarrow.compute as pc
 
-
-def _load(data: np.ndarray, starts: np.ndarray, size: np.ndarray, out: list[np.ndarray]) -> None:
-    """``out[c][i]``: bytes ``8c`` to ``8c + 7`` of the id at ``data[starts[i]:]`` of ``size[i]``
-    bytes, the bytes past its end zeroed."""
-    unaligned = np.ndarray((data.size - 7,), dtype="<u8", buffer=data, strides=(1,))
-    starts = starts.astype(np.intp, copy=False)  # (indexing with intp is faster)
-    for column, word in enumerate(out):
-        loaded = unaligned[starts + 8 * column if column else starts]  # (faster than take)
-        if len(out) == 1:  # every id fits in one word: its size is at most 8
-            mask = _BYTES_MASK[size]
-        else:
-            mask = _BYTES_MASK[np.clip(size - 8 * column, 0, 8)]  # next id's bytes: zeros
-        np.bitwise_and(loaded, mask, out=word)
+    width = 8 * len(out)
+    for start in range(0, len(array), _CHUNK):
+        part = array.slice(start, _CHUNK)
+        padded = pc.ascii_rpad(part, width=width, padding="\0")
+        offsets, n_bytes = _offsets(padded), len(part) * width
+        if int(offsets[-1] - offsets[0]) != n_bytes:  # each is at least the width: all are
+            return False
+        data = padded.buffers()[2]
+        data = np.frombuffer(data, dtype=np.uint8, count=n_bytes, offset=int(offsets[0]))
+        words = data.view("<u8").reshape(len(part), len(out))
+        for column, word in enumerate(out):
+            word[start : start + len(part)] = words[:, column]
+    return True
 
 
 def string_codes(arrays: Any, blocks: bool = False) -> tuple[list[np.ndarray], Any]:
@@ -242,12 +231,13 @@ def byte_order(array: Any) -> np.ndarray | None:
         pa.types.is_string(array.type) or pa.types.is_large_string(array.type)
     ):
         return None
-    offsets, size = _sizes(array)
+    size = _sizes(array)
     width = max(8, -(-int(size.max(initial=0)) // 8) * 8)
     if width > _MAX_WIDTH or len(array) == 0:
         return None
     words = [np.empty(len(array), dtype=np.uint64) for _ in range(width // 8)]
-    _words(array, offsets, size, words)
+    if not _words(array, words):
+        return None
     keys = [word.byteswap() for word in words]  # big-endian: compares as the bytes
     if len(keys) == 1:
         order = np.argsort(keys[0])  # distinct keys (checked below): any sort will do

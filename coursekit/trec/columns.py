@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -59,3 +60,38 @@ def integral_grades(frame: pd.DataFrame) -> pd.DataFrame:
     if grades.size and np.all(grades == np.round(grades)):
         frame["relevance"] = grades.astype(np.int64)
     return frame
+
+
+# Python's and numpy's booleans: two objects each
+_BOOLS = (True, False, np.True_, np.False_)
+
+
+def object_addresses(values: np.ndarray) -> np.ndarray:
+    """The address of each object of an object array, as integers: two rows with one address
+    hold the same object (read while ``values`` lives: the view keeps it alive)."""
+    values = np.ascontiguousarray(values)
+    return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)
+
+
+def bool_rows(values: pd.Series | np.ndarray) -> np.ndarray:
+    """The rows of a column that hold a bool: every row of a bool column, those of an object
+    column that hold one (Python's or numpy's, found by address).
+
+    >>> bool_rows(np.array([1.0, True, 0, np.False_, "x"], dtype=object)).tolist()
+    [1, 3]
+    """
+    if pd.api.types.is_bool_dtype(values.dtype):
+        return np.arange(len(values))
+    if values.dtype != object:
+        return np.zeros(0, dtype=np.int64)
+    objects = values.to_numpy() if isinstance(values, pd.Series) else values
+    return np.flatnonzero(np.isin(object_addresses(objects), [id(b) for b in _BOOLS]))
+
+
+def refuse_bools(column: pd.Series, place: Callable[[int], str], kind: str) -> None:
+    """Raise ``TypeError`` at the first row of ``column`` that holds a bool: True is not a
+    grade or a score (nor is it in a dict). ``place(i)`` names row ``i``."""
+    rows = bool_rows(column)
+    if rows.size:
+        i = int(rows[0])
+        raise TypeError(f"{place(i)}: the {kind} {column.iloc[i]} is a bool, not a number")

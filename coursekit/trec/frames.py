@@ -16,6 +16,7 @@ from .columns import (
     as_str,
     first_duplicate,
     integral_grades,
+    refuse_bools,
 )
 from .order import string_ranks, trec_order
 from .read import read_qrels, read_run
@@ -77,6 +78,7 @@ def as_qrels_frame(qrels: Any) -> pd.DataFrame:
         _check_columns(qrels, QRELS_COLUMNS, "the qrels")
         frame = qrels[QRELS_COLUMNS].copy()
         _idsas_strings(frame)
+        refuse_bools(frame["relevance"], lambda i: f"qrels row {i}", "grade")
         grades = pd.to_numeric(frame["relevance"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(grades)):
             i = int(np.flatnonzero(~np.isfinite(grades))[0])
@@ -108,6 +110,7 @@ def as_run_frame(run: Any, check_duplicates: bool = True) -> pd.DataFrame:
         kept = [c for c in RUN_COLUMNS if c in run.columns]
         frame = run[kept]  # copy-on-write: columns are copied only if changed
         _idsas_strings(frame)
+        refuse_bools(frame["score"], lambda i: f"run row {i}", "score")
         scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(scores)):
             i = int(np.flatnonzero(~np.isfinite(scores))[0])
