@@ -60,7 +60,7 @@ def test_packed_codes_of_a_slice():
 @pytest.mark.parametrize("longest", [5, 8, 13, 32])
 @pytest.mark.parametrize("sliced", [False, True])
 def test_words_are_each_ids_bytes_zero_padded(longest, sliced):
-    """The words read from arrow's buffers, by hand: each id's UTF-8 bytes, zero-padded to
+    """The words of the ids, by hand: each id's UTF-8 bytes, zero-padded to
     the width, as little-endian integers (ids with NUL bytes, multi-byte characters and the
     empty id among them; from a slice, from the slice's own offset on)."""
     rng = np.random.default_rng(longest)

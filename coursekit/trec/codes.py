@@ -1,7 +1,7 @@
 """String ids as integer codes with little hashing: shared by the readers and ``evaluate``.
 
 * :func:`packed_codes`: the codes of pyarrow string arrays, each id read as its bytes (padded
-  with zeros to 8, 16, 24 or 32 bytes, straight from arrow's buffers) and its length, put in
+  with NUL bytes to 8, 16, 24 or 32 bytes by arrow, then read as words) and its length, put in
   one 64-bit integer; integers are hashed several times faster than strings. Ids of at most 8
   bytes fit exactly (bytes and length); longer ones are mixed, and the mixing is checked exact
   afterwards (every row equals, word by word and in length, the first row of its code); when
