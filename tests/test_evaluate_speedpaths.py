@@ -59,17 +59,22 @@ def test_packed_codes_of_a_slice():
 
 @pytest.mark.parametrize("longest", [5, 8, 13, 32])
 @pytest.mark.parametrize("sliced", [False, True])
-def test_words_are_each_ids_bytes_zero_padded(longest, sliced):
+@pytest.mark.parametrize("kind", ["string", "large_string", "in chunks"])
+def test_words_are_each_ids_bytes_zero_padded(longest, sliced, kind, monkeypatch):
     """The words of the ids, by hand: each id's UTF-8 bytes, zero-padded to
     the width, as little-endian integers (ids with NUL bytes, multi-byte characters and the
-    empty id among them; from a slice, from the slice's own offset on)."""
+    empty id among them; from a slice, from the slice's own offset on; 64-bit offsets; read
+    64 rows at a time)."""
+    if kind == "in chunks":
+        monkeypatch.setattr(codes_module, "_CHUNK", 64)
+    arrow_type = pa.large_string() if kind == "large_string" else pa.string()
     rng = np.random.default_rng(longest)
     alphabet = list("abcxyz09\x00") + ["é", "日"]
     ids = ["".join(rng.choice(alphabet, size=int(rng.integers(0, longest // 3 + 1)))) for _ in
            range(400)] + ["q" * longest, ""]  # fmt: skip
-    array = pa.array(ids, pa.string())
+    array = pa.array(ids, arrow_type)
     if sliced:
-        array = pa.array(["w" * 40] * 7 + ids + ["v" * 40] * 2, pa.string()).slice(7, len(ids))
+        array = pa.array(["w" * 40] * 7 + ids + ["v" * 40] * 2, arrow_type).slice(7, len(ids))
     size = codes_module._sizes(array)
     width = max(8, -(-int(size.max()) // 8) * 8)
     words = [np.empty(len(ids), dtype=np.uint64) for _ in range(width // 8)]
