@@ -121,6 +121,32 @@ def test_out_of_range_grade_in_a_dataframe_is_refused():
         ck.evaluate({"q": {"d": 1.0}}, qrels, ["AP"])
 
 
+@pytest.mark.parametrize("grade", [0.5, 1.5, -0.25])
+def test_a_fractional_grade_in_memory_is_refused(grade):
+    """As in a file: trec_eval would read 0.5 as 0 and 1.5 as 1; used as they are, they
+    would change relevance and gains silently."""
+    frame = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d", "e"], "relevance": [1, grade]})
+    where = r"qrels row 1 \(query 'q', document 'e'\): "
+    message = f"the grade {grade!r} is not an integer"
+    run = {"q": {"d": 2.0, "e": 1.0}}
+    with pytest.raises(ValueError, match=where + message):
+        ck.evaluate(run, frame, ["AP"])
+    with pytest.raises(ValueError, match=where + message):
+        ck.evaluate(run, {"q": {"d": 1, "e": grade}}, ["AP"])
+    with pytest.raises(ValueError, match="qrels row 1: " + message):
+        ck.as_qrels_frame(frame)
+
+
+def test_integral_float_grades_are_read_as_integers():
+    # a float column, as pandas gives after a merge: d (grade 2) at rank 2, e (grade 0) at 1
+    frame = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d", "e"], "relevance": [2.0, 0.0]})
+    assert ck.as_qrels_frame(frame)["relevance"].tolist() == [2, 0]
+    result = ck.evaluate({"q": {"d": 1.0, "e": 2.0}}, frame, ["AP", "nDCG@10"]).mean
+    assert result["AP"] == 0.5
+    # the one document with a gain, at rank 2: DCG g / log2(3), ideal DCG g / log2(2) = g
+    assert result["nDCG@10"] == pytest.approx(1 / np.log2(3))
+
+
 # --- arguments ----------------------------------------------------------------------------------
 
 

@@ -230,17 +230,6 @@ def test_read_qrels_refuses_fractional_grades(tmp_path):
         ck.read_qrels(path)
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_grade_below_one_is_not_relevant_but_gains(tmp_path, fast):
-    path = {"q1": {"d1": 0.5, "d2": 1.5}}  # fractional grades: from a dict (files refuse them)
-    run = {"q1": {"d1": 2.0, "d2": 1.0}}
-    table = ck.evaluate(run, path, ["RR", "P@1", "AP", "NumRelRet", "nDCG"], fast=fast).table()
-    # d1 (0.5) is not relevant, d2 (1.5) is: rels [0.5, 1.5] -> binary [0, 1]
-    # nDCG: DCG = 0.5 + 1.5/log2(3), IDCG = 1.5 + 0.5/log2(3)
-    expected = [1 / 2, 0.0, 1 / 2, 1.0, (0.5 + 1.5 / math.log2(3)) / (1.5 + 0.5 / math.log2(3))]
-    assert table.loc["q1"].tolist() == pytest.approx(expected)
-
-
 def test_read_qrels_skips_blank_lines(tmp_path):
     path = _write(tmp_path, "qrels.txt", "\nq1 0 d1 1\n\n   \nq1 0 d2 0\n\n")
     assert ck.qrels_to_dict(path) == {"q1": {"d1": 1, "d2": 0}}

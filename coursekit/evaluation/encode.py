@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec import MAX_GRADE, first_repeated, read_qrels, read_run
+from ..trec import first_repeated, read_qrels, read_run
 from ..trec.codes import string_codes
-from ..trec.columns import refuse_bools
+from ..trec.columns import check_grades, refuse_bools
 from .fastcodes import numbers_array, strings_array
 from .ids import arrow_strings, doc_strings, is_arrow, query_codes
 
@@ -126,14 +126,12 @@ def _qrels_half(qrels: Any) -> Half:
         )
     if half.value.size == 0:
         raise ValueError("the qrels are empty: there is no relevance judgment to evaluate against")
-    large = np.flatnonzero(np.abs(half.value) > MAX_GRADE)
-    if large.size:
-        i = int(large[0])
-        raise ValueError(
-            f"qrels row {i} (query {half.queries[half.query[i]]!r}, document "
-            f"{half.doc_id(i)!r}): the grade {float(half.value[i])!r} is out of range "
-            f"(grades are integers from {-MAX_GRADE} to {MAX_GRADE}, as in trec_eval)"
-        )
+    check_grades(
+        half.value,
+        lambda i: (
+            f"qrels row {i} (query {half.queries[half.query[i]]!r}, document {half.doc_id(i)!r})"
+        ),
+    )
     return half
 
 

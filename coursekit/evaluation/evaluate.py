@@ -105,7 +105,8 @@ def evaluate(
     """Evaluate a run against qrels: each measure for each query, and their means.
 
     ``run`` and ``qrels`` are DataFrames (see :mod:`coursekit.trec`), paths to TREC files, or
-    dicts ``{query_id: {doc_id: score_or_grade}}``. ``measures`` are names such as ``"AP"``,
+    dicts ``{query_id: {doc_id: score_or_grade}}``; scores are numbers, grades integers (as
+    trec_eval reads them: 1.0 is 1, 0.5 or ``True`` is refused). ``measures`` are names such as ``"AP"``,
     ``"P@10"``, ``"R@100"``, ``"Rprec"``, ``"RR"``, ``"nDCG"``, ``"nDCG@10"``, ``"IPrec@0.3"``,
     ``"PRES@100"``, ``"MOR@100"``, ``"Bpref"``, ``"infAP"``, ``"RBP(p=0.8)"``, ``"ERR@20"`` (see
     :func:`coursekit.registry.known_measures`). Bpref and infAP tell apart a retrieved document

@@ -46,19 +46,27 @@ def as_str(column: pd.Series) -> np.ndarray:
 MAX_GRADE = 2**31 - 1  # trec_eval and pytrec_eval read grades as C ints
 
 
+def check_grades(grades: np.ndarray, place: Callable[[int], str]) -> None:
+    """Refuse, at its first row, a grade trec_eval would read as another number: one that is
+    not an integer (trec_eval truncates 0.5 to 0 and 1.5 to 1; used as they are, they would
+    change relevance and gains silently) or beyond a C int (it would wrap around). ``place(i)``
+    names row ``i``."""
+    large = ~(np.abs(grades) <= MAX_GRADE)
+    bad = np.flatnonzero(large | (grades != np.round(grades)))
+    if bad.size:
+        i = int(bad[0])
+        if large[i]:
+            why = f"is out of range (grades are integers from {-MAX_GRADE} to {MAX_GRADE}, as in"
+        else:
+            why = "is not an integer (grades are integers, as in"
+        raise ValueError(f"{place(i)}: the grade {float(grades[i])!r} {why} trec_eval)")
+
+
 def integral_grades(frame: pd.DataFrame) -> pd.DataFrame:
-    """Grades as integers when they all are; a grade beyond a C int is refused (cast, it would
-    wrap around and silently change relevance)."""
+    """Grades as integers, after :func:`check_grades`."""
     grades = frame["relevance"].to_numpy(dtype=float)
-    large = np.flatnonzero(~(np.abs(grades) <= MAX_GRADE))
-    if large.size:
-        i = int(large[0])
-        raise ValueError(
-            f"qrels row {i}: the grade {float(grades[i])!r} is out of range (grades are "
-            f"integers from {-MAX_GRADE} to {MAX_GRADE}, as in trec_eval)"
-        )
-    if grades.size and np.all(grades == np.round(grades)):
-        frame["relevance"] = grades.astype(np.int64)
+    check_grades(grades, lambda i: f"qrels row {i}")
+    frame["relevance"] = grades.astype(np.int64)
     return frame
 
 
