@@ -106,12 +106,13 @@ def evaluate(
 
     ``run`` and ``qrels`` are DataFrames (see :mod:`coursekit.trec`), paths to TREC files, or
     dicts ``{query_id: {doc_id: score_or_grade}}``; scores are numbers, grades integers (as
-    trec_eval reads them: 1.0 is 1, 0.5 or ``True`` is refused). ``measures`` are names such as ``"AP"``,
-    ``"P@10"``, ``"R@100"``, ``"Rprec"``, ``"RR"``, ``"nDCG"``, ``"nDCG@10"``, ``"IPrec@0.3"``,
-    ``"PRES@100"``, ``"MOR@100"``, ``"Bpref"``, ``"infAP"``, ``"RBP(p=0.8)"``, ``"ERR@20"`` (see
-    :func:`coursekit.registry.known_measures`). Bpref and infAP tell apart a retrieved document
-    absent from the qrels (unjudged) and one with a negative grade (pooled, unjudged), as
-    trec_eval does; ERR's maximum grade G is the highest grade in ``qrels`` (at least 1).
+    trec_eval reads them: 1.0 is 1, 0.5 or ``True`` is refused). ``measures`` are names such
+    as ``"AP"``, ``"P@10"``, ``"R@100"``, ``"Rprec"``, ``"RR"``, ``"nDCG"``, ``"nDCG@10"``,
+    ``"IPrec@0.3"``, ``"PRES@100"``, ``"MOR@100"``, ``"Bpref"``, ``"infAP"``, ``"RBP(p=0.8)"``,
+    ``"ERR@20"`` (see :func:`coursekit.registry.known_measures`). Bpref and infAP tell apart a
+    retrieved document absent from the qrels (unjudged) and one with a negative grade (pooled,
+    unjudged), as trec_eval does; ERR's maximum grade G is the highest grade in ``qrels`` (at
+    least 1).
 
     ``score_precision``: ``"float64"`` (the default, as trec_eval 10) ranks on the scores as
     given; ``"float32"`` first rounds them to 32-bit floats, as trec_eval 9 and pytrec_eval

@@ -16,12 +16,7 @@ import numpy as np
 
 from ..trec.codes import packed_codes
 
-__all__ = [
-    "packed_codes",
-    "match_pairs",
-    "numbers_array",
-    "strings_array",
-]
+__all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
 
 
 def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray, bool, bool] | None:
