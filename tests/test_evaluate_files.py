@@ -131,7 +131,7 @@ def test_a_fractional_grade_in_memory_is_refused(grade):
     run = {"q": {"d": 2.0, "e": 1.0}}
     with pytest.raises(ValueError, match=where + message):
         ck.evaluate(run, frame, ["AP"])
-    with pytest.raises(ValueError, match=where + message):
+    with pytest.raises(ValueError, match="qrels: document 'e' for query 'q': " + message):
         ck.evaluate(run, {"q": {"d": 1, "e": grade}}, ["AP"])
     with pytest.raises(ValueError, match="qrels row 1: " + message):
         ck.as_qrels_frame(frame)

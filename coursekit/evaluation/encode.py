@@ -126,12 +126,15 @@ def _qrels_half(qrels: Any) -> Half:
         )
     if half.value.size == 0:
         raise ValueError("the qrels are empty: there is no relevance judgment to evaluate against")
-    check_grades(
-        half.value,
-        lambda i: (
-            f"qrels row {i} (query {half.queries[half.query[i]]!r}, document {half.doc_id(i)!r})"
-        ),
-    )
+    nested = isinstance(qrels, Mapping)  # (a dict has no rows)
+
+    def place(i: int) -> str:
+        query, doc = half.queries[half.query[i]], half.doc_id(i)
+        if nested:
+            return f"qrels: document {doc!r} for query {query!r}"
+        return f"qrels row {i} (query {query!r}, document {doc!r})"
+
+    check_grades(half.value, place)
     return half
 
 
