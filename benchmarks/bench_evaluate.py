@@ -21,8 +21,10 @@ Cases:
       pyarrow), as "string[pyarrow]", and as nested dicts;
   (b) from files: read_run + read_qrels + evaluate against parse_run + parse_qrel +
       RelevanceEvaluator + evaluate;
-  (c) as (a), with heavy ties (scores rounded to 1 decimal) and the rows in random order, so
-      that coursekit has to sort.
+  (c) as (a), the rows in random order, so that coursekit has to sort: with distinct scores,
+      and with heavy ties (scores rounded to 1 decimal) to break by doc id; the dicts list
+      each query's documents in random order. pytrec_eval, which sorts each query itself,
+      always reads dicts built query by query (see ``by_query``).
   (d) the nested dicts' floor: only reading their keys and values into arrays, timed against
       pytrec_eval's whole evaluation.
   --scale: 10,000 queries from files, each tool in its own process: seconds and peak RSS.
@@ -109,13 +111,25 @@ def make_data(
     return run, qrels
 
 
+def shuffled(run: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """The rows in random order (the rank column then meaningless)."""
+    rng = np.random.default_rng(seed + 1)
+    rows = run.iloc[rng.permutation(len(run))].reset_index(drop=True)
+    rows["rank"] = np.arange(1, len(rows) + 1)
+    return rows
+
+
 def heavy_ties(run: pd.DataFrame, seed: int) -> pd.DataFrame:
     """Scores rounded to 1 decimal (about 80 distinct values a query) and rows shuffled."""
-    rng = np.random.default_rng(seed + 1)
-    tied = run.iloc[rng.permutation(len(run))].reset_index(drop=True)
-    tied["score"] = tied["score"].round(1)
-    tied["rank"] = np.arange(1, len(tied) + 1)  # meaningless, as the rows are shuffled
-    return tied
+    return shuffled(run, seed).assign(score=lambda frame: frame["score"].round(1))
+
+
+def by_query(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows grouped by query, each query's rows in their order: so that ``to_dict`` builds
+    the dicts query by query, as ``parse_run`` does from a file (Python strings created for
+    shuffled rows lie scattered in memory, which slows whichever tool reads them query by
+    query: from one layout to the other pytrec_eval's time changes by half)."""
+    return frame.sort_values("query_id", kind="stable")
 
 
 def to_dict(frame: pd.DataFrame, value: str) -> dict[str, dict[str, float | int]]:
@@ -326,8 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     run, qrels = make_data(args.queries, args.docs, args.judged, args.unretrieved, args.seed)
     run_dict, qrels_dict = to_dict(run, "score"), to_dict(qrels, "relevance")
-    tied = heavy_ties(run, args.seed)
-    tied_dict = to_dict(tied, "score")
+    unsorted, tied = shuffled(run, args.seed), heavy_ties(run, args.seed)
+    unsorted_dict = to_dict(by_query(unsorted), "score")
+    tied_dict = to_dict(by_query(tied), "score")
 
     with tempfile.TemporaryDirectory(prefix="coursekit-bench-") as tmp:
         run_path, qrels_path = Path(tmp) / "run.txt", Path(tmp) / "qrels.txt"
@@ -336,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         # The frames exactly as read_run and read_qrels return them (categorical ids).
         run_read, qrels_read = ck.read_run(run_path), ck.read_qrels(qrels_path)
         tied_categorical, qrels_categorical = categorical(tied), categorical(qrels)
+        unsorted_categorical = categorical(unsorted)
         run_object, qrels_object = with_ids(run, object), with_ids(qrels, object)
         run_shared, qrels_shared = shared_objects(run), shared_objects(qrels)
         tied_object = with_ids(tied, object)
@@ -374,12 +390,24 @@ def main(argv: list[str] | None = None) -> int:
                 "coursekit": lambda: coursekit_from_files(run_path, qrels_path),
                 "pytrec_eval": lambda: pytrec_eval_from_files(run_path, qrels_path),
             },
+            "(c) unsorted, distinct scores, categorical": {
+                "coursekit": lambda: coursekit_mean_ap(unsorted_categorical, qrels_categorical),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(unsorted_dict, qrels_dict),
+            },
+            "(c) unsorted, distinct scores, nested dicts": {
+                "coursekit": lambda: coursekit_mean_ap(unsorted_dict, qrels_dict),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(unsorted_dict, qrels_dict),
+            },
             "(c) heavy ties, unsorted, categorical": {
                 "coursekit": lambda: coursekit_mean_ap(tied_categorical, qrels_categorical),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
             },
             "(c) heavy ties, unsorted, object string ids": {
                 "coursekit": lambda: coursekit_mean_ap(tied_object, qrels_object),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
+            },
+            "(c) heavy ties, unsorted, nested dicts": {
+                "coursekit": lambda: coursekit_mean_ap(tied_dict, qrels_dict),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(tied_dict, qrels_dict),
             },
         }

@@ -119,6 +119,35 @@ def test_a_ranked_run_is_looked_up_by_hash_and_a_tied_one_numbered(monkeypatch):
     assert calls == [1, 1]
 
 
+@pytest.mark.parametrize("form", ["frame", "dicts"])
+def test_an_unsorted_run_without_ties_is_ranked_and_looked_up_by_hash(form, monkeypatch):
+    """Rows shuffled, no two scores of a query equal: ranked on query and score alone, the
+    judgments looked up by hash (``sides`` never called), each query's grades in rank order
+    as sorting the run by hand gives them, and the measures those of the numbered path."""
+    calls = []
+    monkeypatch.setattr(evaluate_module, "sides", lambda *args: calls.append(1))
+    measures = ["AP", "P@5", "nDCG@10", "RR", "R@20"]
+    for seed in range(4):
+        run, qrels = ranked_run_and_qrels(seed)
+        shuffled = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+        given = shuffled if form == "frame" else ck.run_to_dict(shuffled)
+        qrels_given = qrels if form == "frame" else ck.qrels_to_dict(qrels)
+        result = pairs.hashed_rankings(*halves(given, qrels_given), False, "float64")
+        assert result is not None
+        rankings, queries = result
+        by_hand = shuffled.sort_values(["query_id", "score"], ascending=[True, False])
+        assert rankings.grade.tolist() == expected_grades(by_hand, qrels, queries)
+        assert rankings.rank.tolist() == [
+            r for q in queries for r in range(1, int((by_hand["query_id"] == q).sum()) + 1)
+        ]
+        fast = ck.evaluate(given, qrels_given, measures).table()
+        monkeypatch.undo()
+        reference = ck.evaluate(shuffled, qrels, measures, fast=False).table()
+        monkeypatch.setattr(evaluate_module, "sides", lambda *args: calls.append(1))
+        pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
+    assert calls == []
+
+
 def test_a_pair_repeated_in_a_query_not_evaluated_is_still_refused():
     run, qrels = ranked_run_and_qrels(3)
     extra = pd.DataFrame({"query_id": ["zz", "zz"], "doc_id": ["a", "a"], "score": [2.0, 1.0]})

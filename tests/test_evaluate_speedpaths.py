@@ -1,7 +1,8 @@
 """The faster paths of ``evaluate`` added for issue 14, each against an independent computation:
 ids packed from arrow's buffers (exact for ids up to 8 bytes), the run's duplicate check done
 by the judgments' look-up, nDCG@k summed over the rows within the cut-off only, tied scores
-ranked by hashing, and ``Measure.param`` (formerly ``cutoff``)."""
+ranked by hashing, unsorted rows ranked on packed integers, and ``Measure.param`` (formerly
+``cutoff``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import coursekit as ck
 from coursekit.evaluation.fastcodes import packed_codes
 from coursekit.registry import PARAM_KINDS, parse_measure
 from coursekit.trec import codes as codes_module
-from coursekit.trec.order import string_ranks, trec_order
+from coursekit.trec import order as order_module
+from coursekit.trec.order import string_ranks, trec_order, untied_order
 
 
 def factorized(ids: list[str]) -> tuple[list[int], list[str]]:
@@ -196,6 +198,48 @@ def test_tied_scores_with_signed_zeros_sort_by_hand():
         range(200), key=lambda i: (query[i], -scores[i], [-ord(c) for c in ids[doc[i]]] + [1])
     )
     assert order.tolist() == by_hand
+
+
+def close_scores(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Scores that differ only in their last bits (they share their leading bits, so the
+    packed sort must finish on the whole scores), with signed zeros, negatives and extremes."""
+    base = rng.choice(np.array([1.0, -3.5, 0.0, 2.0**-1000, -(2.0**900)]), size=n)
+    close = base + base * rng.integers(-40, 40, size=n) * 2.0**-50
+    return np.where(rng.random(n) < 0.1, rng.choice(np.array([0.0, -0.0, 7.25]), size=n), close)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("query_scale", [1, 2**40])  # huge codes: too few bits, an argsort
+def test_rows_by_query_then_score_sort_by_hand(seed, query_scale):
+    rng = np.random.default_rng(seed)
+    n = 400
+    query = rng.integers(0, 7, size=n) * query_scale
+    scores = close_scores(rng, n)
+    order = order_module._by_query_then_score(query, scores)
+    assert sorted(order.tolist()) == list(range(n))
+    by_hand = sorted(range(n), key=lambda i: (query[i], -scores[i]))
+    # tied rows may come in any order: compare the (query, score) sequence
+    assert [(query[i], scores[i]) for i in order] == [(query[i], scores[i]) for i in by_hand]
+
+
+def test_untied_order_only_when_no_query_has_two_equal_scores():
+    rng = np.random.default_rng(4)
+    query = np.repeat(np.arange(50), 40)
+    scores = np.tile(rng.permutation(40) + rng.random(40) * 1e-9, 50)  # equal across queries
+    perm = rng.permutation(query.size)
+    query, scores = query[perm], scores[perm]
+    order = untied_order(query, scores)
+    by_hand = sorted(range(query.size), key=lambda i: (query[i], -scores[i]))
+    assert order is not None and order.tolist() == by_hand
+    scores[np.flatnonzero(query == 7)[:2]] = 0.5  # two rows of query 7 tie
+    assert untied_order(query, scores) is None
+    zeros = np.array([0.0, -0.0, 1.0])  # 0.0 and -0.0 are equal scores: a tie
+    assert untied_order(np.zeros(3, dtype=np.int64), zeros) is None
+    # scores such as -rank: equal across queries, never within one
+    query, scores = np.repeat(np.arange(50), 40)[perm], np.tile(-np.arange(40.0), 50)[perm]
+    order = untied_order(query, scores)
+    assert order is not None
+    assert order.tolist() == sorted(range(query.size), key=lambda i: (query[i], -scores[i]))
 
 
 def test_measure_param_and_its_kind():

@@ -13,10 +13,11 @@ Conventions follow trec_eval, the field's reference implementation:
   that differ only beyond float32's 7 significant digits then tie, and tie by doc id.
 
 Whatever the input (DataFrames with string, categorical or pyarrow ids, nested dicts, files),
-it is first turned into integer codes (:mod:`.encode`). A run already in trec_eval's order
-(each query's rows together, scores strictly decreasing) has each retrieved document's grade
-found by hashing its (query, doc id) pair, every match checked on the ids (:mod:`.pairs`);
-otherwise, or for a measure that needs doc ids (Bpref, infAP), the doc ids of run and qrels
+it is first turned into integer codes (:mod:`.encode`). A run in which no two scores of a
+query tie is ranked on its query codes and scores alone (unless already in trec_eval's order),
+and each retrieved document's grade found by hashing its (query, doc id) pair, every match
+checked on the ids (:mod:`.pairs`); otherwise (ties to break by doc id), or for a measure that
+needs doc ids (Bpref, infAP), the doc ids of run and qrels
 are numbered together, each hashed once, and the run ranked on integers. Two paths then
 compute the same numbers: the vectorised one calls each measure's vectorised form for all
 queries at once (:class:`coursekit.registry.Rankings`); the readable one (``fast=False``,
@@ -140,7 +141,7 @@ def evaluate(
     with_docs = any(m.family in DOC_FAMILIES for m in parsed)
     ranked = None
     if fast and not with_docs:
-        # a run already in trec_eval's order: its pairs looked up in the qrels by hash
+        # no tie to break by doc id: the run's pairs looked up in the qrels by hash
         ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
     if ranked is None:
         # doc codes shared by run and qrels; the run's duplicates are checked with the

@@ -1,8 +1,9 @@
 """The judgments' look-up without numbering the doc ids, for :func:`coursekit.evaluate`.
 
 Numbering a million doc ids (a hash table of their strings, or of integers packed from them)
-costs as much as all the rest of an evaluation. When the run is already in trec_eval's order
-(no tie to break by doc id) and no measure needs doc codes, it is not needed: each row's
+costs as much as all the rest of an evaluation. When no two scores of a query tie (so that no
+tie is broken by doc id) and no measure needs doc codes, it is not needed: the rows are ranked
+on their query codes and scores alone (unless already in trec_eval's order), and each row's
 (query, doc id) pair is hashed to an integer, and run and qrels are sorted together once on
 ``hash, side, row`` packed in one integer. Equal pairs have equal hashes, so a judged retrieved
 document comes right after its judgment.
@@ -22,7 +23,7 @@ import pandas as pd
 
 from ..registry import Rankings, ranks_in_blocks
 from ..trec.codes import id_words
-from ..trec.order import in_trec_order
+from ..trec.order import in_trec_order, untied_order
 from .encode import Half, evaluated_queries
 
 __all__ = ["hashed_rankings", "at_precision"]
@@ -43,23 +44,23 @@ def hashed_rankings(
     run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
 ) -> tuple[Rankings, list[str]] | None:
     """Every evaluated query's ranking with the grade of each retrieved document, and the
-    evaluated queries; None when this path does not apply (the run needs sorting, an id is
-    longer than 32 bytes, some pair is repeated or three rows share a hash)."""
+    evaluated queries; None when this path does not apply (two scores of a query tie, an id
+    is longer than 32 bytes, some pair is repeated or three rows share a hash)."""
     queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
-    every_row = run_positions.min(initial=0) >= 0  # every run row is evaluated
-    if every_row and not in_trec_order(run.query, at_precision(run.value, score_precision)):
-        return None  # ties to break by doc id, or rows to sort: the numbered path
     run_query = run_positions[run.query] if run.query.size else run.query
     qrels_query = index.get_indexer(qrels.queries)[qrels.query]
-    run_keep = None if every_row else run_query >= 0
+    run_keep = None if run_positions.min(initial=0) >= 0 else run_query >= 0
     qrels_keep = qrels_query >= 0
-    run_complete = every_row or bool(run_keep.all())
+    run_complete = run_keep is None or bool(run_keep.all())
     query = run_query if run_complete else run_query[run_keep]
     scores = at_precision(run.value if run_complete else run.value[run_keep], score_precision)
-    if not every_row and not in_trec_order(query, scores):
-        return None  # the evaluated rows are not in trec_eval's order either
+    order = None  # the rows as they are: already in trec_eval's order
+    if not in_trec_order(query, scores):
+        order = untied_order(query, scores)
+        if order is None:
+            return None  # ties to break by doc id: the numbered path
     ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
     if ids is None:
         return None
@@ -71,6 +72,8 @@ def hashed_rankings(
     grade[run_row] = qrels.value[qrels_row]
     if not run_complete:
         grade = grade[run_keep]
+    if order is not None:
+        query, grade = query[order], grade[order]
     judged = bool(qrels_keep.all())
     return Rankings(
         query=query,

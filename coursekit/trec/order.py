@@ -97,6 +97,25 @@ def _by_score(query: np.ndarray, scores: np.ndarray, strictly: bool = False) -> 
     return not np.any(same_query & rising)
 
 
+def untied_order(query: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
+    """The row order trec_eval ranks in, when no two rows of a query have equal scores: each
+    query's rows together (queries in code order), by score descending; None when some rows
+    tie (their order needs the doc ids: :func:`trec_order`), or many scores are equal.
+
+    >>> untied_order(np.array([1, 0, 1]), np.array([1.0, 5.0, 2.0])).tolist()
+    [1, 2, 0]
+    >>> untied_order(np.array([1, 0, 1]), np.array([1.0, 5.0, 1.0])) is None
+    True
+    """
+    if _few_scores(scores):
+        return None  # few distinct scores: ties to break, very likely
+    order = _by_query_then_score(query, scores)
+    q, s = query[order], scores[order]
+    if np.any((q[1:] == q[:-1]) & (s[1:] == s[:-1])):
+        return None
+    return order
+
+
 def _by_query_and_score(
     query: np.ndarray, scores: np.ndarray, doc_ranks: Callable[[], np.ndarray], doc: np.ndarray
 ) -> tuple[np.ndarray, bool]:
@@ -114,25 +133,86 @@ def _by_query_and_score(
             key += width - 1 - ranks[doc]
             return _argsort_distinct(key), True
         return _argsort_distinct(key), False
-    # not a stable sort (2-3 times faster): tied rows are re-ordered by doc id afterwards, and
-    # doc ids are distinct within a query, so their order here does not matter
-    by_score = np.argsort(-scores)
-    # a stable sort on small integers is a radix sort: linear time
-    small = query.astype(np.uint16) if query.max() < 2**16 else query
-    return by_score[np.argsort(small[by_score], kind="stable")], False
+    # tied rows are re-ordered by doc id afterwards, and doc ids are distinct within a query,
+    # so their order here does not matter
+    return _by_query_then_score(query, scores), False
+
+
+def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Rows by query code, then score descending (tied rows in any order).
+
+    One sort of integers: query code, the score's leading bits (as an integer in the scores'
+    reverse order: :func:`_descending_keys`) and row number packed in 63 bits; rows whose
+    query and leading bits are equal (close scores: with a million rows and a thousand
+    queries, 21 bits of mantissa, so within 10**-6 of each other) are then ordered on their
+    whole scores. Several times faster than an argsort of floats.
+    """
+    n = query.size
+    row_bits = max(int(n - 1).bit_length(), 1)
+    query_bits = int(query.max(initial=0)).bit_length()
+    score_bits = 63 - row_bits - query_bits
+    if score_bits < 20:  # too few bits: many rows would share their leading bits
+        by_score = np.argsort(-scores)
+        small = query.astype(np.uint16) if query.max() < 2**16 else query
+        # a stable sort on small integers is a radix sort: linear time
+        return by_score[np.argsort(small[by_score], kind="stable")]
+    keys = _descending_keys(scores)
+    keys >>= np.uint64(64 - score_bits)
+    packed = keys.view(np.int64)  # (below 2**score_bits: non-negative)
+    if query_bits:
+        packed |= query.astype(np.int64) << score_bits
+    packed <<= row_bits
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort()
+    order = packed & ((1 << row_bits) - 1)
+    packed >>= row_bits  # query and leading bits
+    shared = packed[1:] == packed[:-1]
+    if shared.any():  # rows that share their leading bits: on the whole scores
+        rows = np.flatnonzero(np.r_[shared, False] | np.r_[False, shared])
+        group = np.cumsum(np.r_[True, ~shared][rows])
+        within = np.lexsort((-scores[order[rows]], group))
+        order[rows] = order[rows[within]]
+    return order
+
+
+def _descending_keys(scores: np.ndarray) -> np.ndarray:
+    """Each score as a 64-bit unsigned integer, the highest score the lowest integer; equal
+    scores (0.0 and -0.0 too) give equal integers.
+
+    >>> keys = _descending_keys(np.array([2.0, -1.0, 0.0, -0.0, 0.5]))
+    >>> keys.argsort(kind="stable").tolist(), bool(keys[2] == keys[3])
+    ([0, 4, 2, 3, 1], True)
+    """
+    negated = np.negative(scores, dtype=np.float64)
+    negated += 0.0  # -0.0 is 0.0
+    bits = negated.view(np.uint64)
+    # IEEE 754 order: a positive float's bits grow with it, a negative float's shrink; set
+    # the sign bit of the positive ones and flip every bit of the negative ones
+    flip = bits >> np.uint64(63)
+    np.negative(flip, out=flip)  # 0, or every bit set
+    flip |= np.uint64(1 << 63)
+    bits ^= flip
+    return bits
+
+
+def _few_scores(scores: np.ndarray) -> bool:
+    """Whether a sample of the scores has at most a quarter as many distinct values as rows."""
+    import pandas as pd  # as the rest of trec/; here only when rows need sorting
+
+    sample = scores[: max(64, scores.size // 64)]
+    return scores.size >= 8 and pd.unique(sample).size <= sample.size // 4
 
 
 def _score_levels(scores: np.ndarray) -> tuple[np.ndarray, int] | None:
     """``(level, n)``: the rank of each score among the ``n`` distinct scores (0 for the
     lowest), when there are at most a quarter as many distinct scores as rows; else None.
     Scores are hashed (a sample first), not sorted: only the distinct ones are sorted."""
-    import pandas as pd  # as the rest of trec/; here only when scores tie a lot
+    import pandas as pd
 
-    n = scores.size
-    if n < 8 or pd.unique(scores[: max(64, n // 64)]).size > n // 4:
+    if not _few_scores(scores):
         return None
     codes, distinct = pd.factorize(scores + 0.0)  # + 0.0: -0.0 is 0.0, as == says
-    if distinct.size > n // 4:
+    if distinct.size > scores.size // 4:
         return None
     rank = np.empty(distinct.size, dtype=np.int64)
     rank[np.argsort(distinct)] = np.arange(distinct.size)
