@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         # The frames exactly as read_run and read_qrels return them (categorical ids).
         run_read, qrels_read = ck.read_run(run_path), ck.read_qrels(qrels_path)
         tied_categorical, qrels_categorical = categorical(tied), categorical(qrels)
-        unsorted_categorical = categorical(unsorted)
+        unsorted_categorical, unsorted_object = categorical(unsorted), with_ids(unsorted, object)
         run_object, qrels_object = with_ids(run, object), with_ids(qrels, object)
         run_shared, qrels_shared = shared_objects(run), shared_objects(qrels)
         tied_object = with_ids(tied, object)
@@ -392,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
             },
             "(c) unsorted, distinct scores, categorical": {
                 "coursekit": lambda: coursekit_mean_ap(unsorted_categorical, qrels_categorical),
+                "pytrec_eval": lambda: pytrec_eval_mean_ap(unsorted_dict, qrels_dict),
+            },
+            "(c) unsorted, distinct scores, object string ids": {
+                "coursekit": lambda: coursekit_mean_ap(unsorted_object, qrels_object),
                 "pytrec_eval": lambda: pytrec_eval_mean_ap(unsorted_dict, qrels_dict),
             },
             "(c) unsorted, distinct scores, nested dicts": {

@@ -215,11 +215,14 @@ def test_rows_by_query_then_score_sort_by_hand(seed, query_scale):
     n = 400
     query = rng.integers(0, 7, size=n) * query_scale
     scores = close_scores(rng, n)
-    order = order_module._by_query_then_score(query, scores)
+    order, tied = order_module._by_query_then_score(query, scores)
     assert sorted(order.tolist()) == list(range(n))
     by_hand = sorted(range(n), key=lambda i: (query[i], -scores[i]))
     # tied rows may come in any order: compare the (query, score) sequence
-    assert [(query[i], scores[i]) for i in order] == [(query[i], scores[i]) for i in by_hand]
+    expected = [(query[i], scores[i]) for i in by_hand]
+    assert [(query[i], scores[i]) for i in order] == expected
+    assert tied.tolist() == [a == b for a, b in zip(expected[:-1], expected[1:], strict=True)]
+    assert tied.any()  # (ties among them: 0.0, -0.0 and 7.25 repeat)
 
 
 def test_untied_order_only_when_no_query_has_two_equal_scores():

@@ -50,17 +50,17 @@ def hashed_rankings(
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
     run_query = run_positions[run.query] if run.query.size else run.query
-    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
     run_keep = None if run_positions.min(initial=0) >= 0 else run_query >= 0
-    qrels_keep = qrels_query >= 0
     run_complete = run_keep is None or bool(run_keep.all())
     query = run_query if run_complete else run_query[run_keep]
     scores = at_precision(run.value if run_complete else run.value[run_keep], score_precision)
     order = None  # the rows as they are: already in trec_eval's order
     if not in_trec_order(query, scores):
-        order = untied_order(query, scores)
+        order = untied_order(query, scores)  # queries in code order (sorted ids)
         if order is None:
             return None  # ties to break by doc id: the numbered path
+    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
+    qrels_keep = qrels_query >= 0
     ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
     if ids is None:
         return None
@@ -72,8 +72,9 @@ def hashed_rankings(
     grade[run_row] = qrels.value[qrels_row]
     if not run_complete:
         grade = grade[run_keep]
-    if order is not None:
-        query, grade = query[order], grade[order]
+    if order is not None:  # queries in code order: each code's rows together
+        counts = np.bincount(query, minlength=len(queries))
+        query, grade = np.repeat(np.arange(len(queries)), counts), grade[order]
     judged = bool(qrels_keep.all())
     return Rankings(
         query=query,

@@ -50,14 +50,16 @@ def trec_order(
     n = query.size
     if n == 0:
         return np.zeros(0, dtype=np.intp)
+    tied = None
     if _by_score(query, scores):
         order = np.arange(n)  # already ranked, as a run file usually is (queries in any order)
     else:
-        order, complete = _by_query_and_score(query, scores, doc_ranks, doc)
+        order, complete, tied = _by_query_and_score(query, scores, doc_ranks, doc)
         if complete:
             return order
-    q, s = query[order], scores[order]
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if tied is None:
+        q, s = query[order], scores[order]
+        tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
         return order
     # sort each block of tied rows on the doc ids' string ranks, descending
@@ -109,18 +111,16 @@ def untied_order(query: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
     """
     if _few_scores(scores):
         return None  # few distinct scores: ties to break, very likely
-    order = _by_query_then_score(query, scores)
-    q, s = query[order], scores[order]
-    if np.any((q[1:] == q[:-1]) & (s[1:] == s[:-1])):
-        return None
-    return order
+    order, tied = _by_query_then_score(query, scores)
+    return None if tied.any() else order
 
 
 def _by_query_and_score(
     query: np.ndarray, scores: np.ndarray, doc_ranks: Callable[[], np.ndarray], doc: np.ndarray
-) -> tuple[np.ndarray, bool]:
-    """Rows by query code, then score descending, and whether ties are already broken by doc id
-    descending (else tied rows are in any order)."""
+) -> tuple[np.ndarray, bool, np.ndarray | None]:
+    """Rows by query code, then score descending; whether ties are already broken by doc id
+    descending (else tied rows are in any order); and, when known, which rows tie with the
+    next (see :func:`_by_query_then_score`)."""
     few = _score_levels(scores)
     if few is not None:  # few distinct scores, so ties: one integer key
         level, n_levels = few
@@ -131,21 +131,24 @@ def _by_query_and_score(
         if int(key.max()) < 2**62 // width:  # and the doc id too: no tie left to break
             key *= width
             key += width - 1 - ranks[doc]
-            return _argsort_distinct(key), True
-        return _argsort_distinct(key), False
+            return _argsort_distinct(key), True, None
+        return _argsort_distinct(key), False, None
     # tied rows are re-ordered by doc id afterwards, and doc ids are distinct within a query,
     # so their order here does not matter
-    return _by_query_then_score(query, scores), False
+    order, tied = _by_query_then_score(query, scores)
+    return order, False, tied
 
 
-def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Rows by query code, then score descending (tied rows in any order).
+def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows by query code, then score descending (tied rows in any order), and which rows tie
+    with the next one (``tied[i]``: rows ``order[i]`` and ``order[i + 1]`` have the same query
+    and equal scores).
 
     One sort of integers: query code, the score's leading bits (as an integer in the scores'
     reverse order: :func:`_descending_keys`) and row number packed in 63 bits; rows whose
     query and leading bits are equal (close scores: with a million rows and a thousand
     queries, 21 bits of mantissa, so within 10**-6 of each other) are then ordered on their
-    whole scores. Several times faster than an argsort of floats.
+    whole scores, and only they can tie. Several times faster than an argsort of floats.
     """
     n = query.size
     row_bits = max(int(n - 1).bit_length(), 1)
@@ -155,7 +158,9 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> np.ndarray:
         by_score = np.argsort(-scores)
         small = query.astype(np.uint16) if query.max() < 2**16 else query
         # a stable sort on small integers is a radix sort: linear time
-        return by_score[np.argsort(small[by_score], kind="stable")]
+        order = by_score[np.argsort(small[by_score], kind="stable")]
+        q, s = query[order], scores[order]
+        return order, (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     keys = _descending_keys(scores)
     keys >>= np.uint64(64 - score_bits)
     packed = keys.view(np.int64)  # (below 2**score_bits: non-negative)
@@ -166,13 +171,15 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> np.ndarray:
     packed.sort()
     order = packed & ((1 << row_bits) - 1)
     packed >>= row_bits  # query and leading bits
-    shared = packed[1:] == packed[:-1]
-    if shared.any():  # rows that share their leading bits: on the whole scores
-        rows = np.flatnonzero(np.r_[shared, False] | np.r_[False, shared])
-        group = np.cumsum(np.r_[True, ~shared][rows])
+    tied = packed[1:] == packed[:-1]  # for now: the same query and leading bits
+    shared = np.flatnonzero(tied)
+    if shared.size:  # those rows on their whole scores; only they can tie
+        rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
+        group = np.cumsum(np.r_[True, ~tied][rows])
         within = np.lexsort((-scores[order[rows]], group))
         order[rows] = order[rows[within]]
-    return order
+        tied[shared] = scores[order[shared]] == scores[order[shared + 1]]
+    return order, tied
 
 
 def _descending_keys(scores: np.ndarray) -> np.ndarray:
