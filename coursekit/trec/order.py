@@ -58,8 +58,7 @@ def trec_order(
         if complete:
             return order
     if tied is None:
-        q, s = query[order], scores[order]
-        tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+        tied = _tied(query, scores, order)
     if not tied.any():
         return order
     # sort each block of tied rows on the doc ids' string ranks, descending
@@ -159,8 +158,7 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
         small = query.astype(np.uint16) if query.max() < 2**16 else query
         # a stable sort on small integers is a radix sort: linear time
         order = by_score[np.argsort(small[by_score], kind="stable")]
-        q, s = query[order], scores[order]
-        return order, (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+        return order, _tied(query, scores, order)
     keys = _descending_keys(scores)
     keys >>= np.uint64(64 - score_bits)
     packed = keys.view(np.int64)  # (below 2**score_bits: non-negative)
@@ -180,6 +178,12 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
         order[rows] = order[rows[within]]
         tied[shared] = scores[order[shared]] == scores[order[shared + 1]]
     return order, tied
+
+
+def _tied(query: np.ndarray, scores: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Whether each row of ``order`` has the same query and score as the next one."""
+    q, s = query[order], scores[order]
+    return (q[1:] == q[:-1]) & (s[1:] == s[:-1])
 
 
 def _descending_keys(scores: np.ndarray) -> np.ndarray:
