@@ -15,6 +15,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from typing import Any
 
@@ -60,15 +61,26 @@ class Encoded:
 
 @dataclass(frozen=True)
 class Half:
-    """A side whose doc ids have no codes yet: ``strings[rows[i]]`` (or ``strings[i]``)."""
+    """A side whose doc ids have no codes yet: ``strings[rows[i]]`` (or ``strings[i]``).
+
+    Given as a nested dict (``nested``), its doc ids are read into ``strings`` only when first
+    needed: :mod:`.nested` looks the judgments up in the dicts themselves."""
 
     query: np.ndarray
     queries: pd.Index
-    strings: Any  #: pyarrow string array without nulls
+    given: Any  #: pyarrow string array without nulls; None for a nested dict
     rows: np.ndarray | None
     value: np.ndarray
     what: str
     distinct: bool = False
+    nested: Mapping | None = None  #: the dict given, its doc ids all ``str``
+
+    @cached_property
+    def strings(self) -> Any:
+        """The doc ids, a pyarrow string array without nulls."""
+        if self.given is not None or self.nested is None:
+            return self.given
+        return _nested_strings(self.nested)
 
     def doc_id(self, i: int) -> str:
         return self.strings[i if self.rows is None else int(self.rows[i])].as_py()
@@ -260,7 +272,6 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
                 f"{what} as a dict must map each query id to a dict {{doc_id: {value_name}}}; "
                 f"query {qid!r} maps to {type(docs_of_query).__name__}"
             )
-    doc_ids = list(chain.from_iterable(rankings))
     values = list(chain.from_iterable(r.values() for r in rankings))
     array = numbers_array(values)
     if array is None:  # not only ints and floats (or empty): checked one by one
@@ -271,12 +282,12 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
     query_ids = pd.Index([str(q) for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
-    strings = strings_array(doc_ids)
-    distinct = strings is not None and query_ids.is_unique  # dict keys, unchanged
-    if strings is None:
-        if not set(map(type, doc_ids)) <= {str}:
-            doc_ids = [str(d) for d in doc_ids]
-        strings = arrow_strings(doc_ids)
+    if _all_str(rankings):  # read when first needed (Half.strings)
+        strings, kept = None, nested
+    else:  # ids such as 7 and "7" become one string
+        doc_ids = [str(d) for d in chain.from_iterable(rankings)]
+        strings, kept = arrow_strings(doc_ids), None
+    distinct = kept is not None and query_ids.is_unique  # dict keys, unchanged
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
         merged, query_ids = pd.factorize(query_ids)
         query, query_ids = merged[query], pd.Index(query_ids)
@@ -284,7 +295,24 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
         present = _present(query, query_ids)
         if len(present) < len(query_ids):
             query, query_ids = present.get_indexer(query_ids)[query], present
-    return Half(query, query_ids, strings, None, array, short, distinct)
+    return Half(query, query_ids, strings, None, array, short, distinct, kept)
+
+
+def _all_str(rankings: list[Mapping]) -> bool:
+    """Whether every key of every dict is a ``str`` (``str.join`` checks it in one pass)."""
+    try:
+        for docs_of_query in rankings:
+            "".join(docs_of_query)
+    except TypeError:
+        return False
+    return True
+
+
+def _nested_strings(nested: Mapping) -> Any:
+    """The doc ids of a nested dict whose keys are all strings, as one pyarrow array."""
+    doc_ids = list(chain.from_iterable(nested.values()))
+    strings = strings_array(doc_ids)
+    return arrow_strings(doc_ids) if strings is None else strings
 
 
 def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:

@@ -40,6 +40,7 @@ from ..trec.order import in_trec_order, string_ranks, trec_order
 from ..validation import check_bool, check_choice
 from .encode import Encoded, check_run_pairs, encode, halves, sides
 from .fastcodes import match_pairs
+from .nested import nested_rankings
 from .pairs import at_precision, hashed_rankings
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
@@ -141,8 +142,11 @@ def evaluate(
     with_docs = any(m.family in DOC_FAMILIES for m in parsed)
     ranked = None
     if fast and not with_docs:
-        # no tie to break by doc id: the run's pairs looked up in the qrels by hash
-        ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
+        # no tie to break by doc id: the judgments looked up in nested dicts themselves, or
+        # the run's pairs looked up in the qrels by hash
+        ranked = nested_rankings(run_half, qrels_half, missing_as_zero, score_precision)
+        if ranked is None:
+            ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
     if ranked is None:
         # doc codes shared by run and qrels; the run's duplicates are checked with the
         # judgments' look-up

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..trec.codes import packed_codes
+from ..trec.machine import LARGE, hashing_beats_sorting
 
 __all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
 
@@ -22,8 +23,12 @@ __all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
 def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray, bool, bool] | None:
     """For each run row, the qrels row with the same key (-1 if none), and whether some key is
     repeated in the run, and in the qrels. Keys are non-negative integers (query * n_docs +
-    doc). One sort of ``key, side, row`` packed in an integer; None when they do not fit."""
+    doc). One sort of ``key, side, row`` packed in an integer, or, where numpy's sort is slow
+    (:mod:`coursekit.trec.machine`), hash tables; None when the keys do not fit (or, with hash
+    tables, some key is repeated in the qrels: then the caller looks them up its own way)."""
     n_run, n_qrels = run_key.size, qrels_key.size
+    if n_run >= LARGE and hashing_beats_sorting():
+        return _match_hashed(run_key, qrels_key)
     rows = max(n_run, n_qrels, 1)
     row_bits = int(rows - 1).bit_length() or 1
     top = int(max(run_key.max(initial=0), qrels_key.max(initial=0)))
@@ -52,6 +57,18 @@ def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray,
     found = np.full(n_run, -1, dtype=np.int64)
     found[packed[judged + 1] & mask] = packed[judged] & mask
     return found, run_repeated, qrels_repeated
+
+
+def _match_hashed(
+    run_key: np.ndarray, qrels_key: np.ndarray
+) -> tuple[np.ndarray, bool, bool] | None:
+    import pandas as pd
+
+    qrels_index = pd.Index(qrels_key, copy=False)
+    if not qrels_index.is_unique:
+        return None
+    run_repeated = not pd.Index(run_key, copy=False).is_unique
+    return qrels_index.get_indexer(run_key).astype(np.int64, copy=False), run_repeated, False
 
 
 def numbers_array(values: list) -> np.ndarray | None:

@@ -18,19 +18,22 @@ the numbered path, which the tests compare it with.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..registry import Rankings, ranks_in_blocks
 from ..trec.codes import id_words
+from ..trec.machine import LARGE, hashing_beats_sorting
 from ..trec.order import in_trec_order, untied_order
 from .encode import Half, evaluated_queries
 
-__all__ = ["hashed_rankings", "at_precision"]
+__all__ = ["hashed_rankings", "ranked_run", "RankedRun", "at_precision"]
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
 _TAG_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
-_MAX_HASH_BITS = 62  # fewer in tests, to make pairs share hashes
+_MAX_HASH_BITS = 64  # fewer in tests, to make pairs share hashes
 
 
 def at_precision(scores: np.ndarray, score_precision: str) -> np.ndarray:
@@ -45,23 +48,11 @@ def hashed_rankings(
 ) -> tuple[Rankings, list[str]] | None:
     """Every evaluated query's ranking with the grade of each retrieved document, and the
     evaluated queries; None when this path does not apply (two scores of a query tie, an id
-    is longer than 32 bytes, some pair is repeated or three rows share a hash)."""
-    queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
-    index = pd.Index(queries)
-    run_positions = index.get_indexer(run.queries)
-    run_query = run_positions[run.query] if run.query.size else run.query
-    run_keep = None if run_positions.min(initial=0) >= 0 else run_query >= 0
-    run_complete = run_keep is None or bool(run_keep.all())
-    query = run_query if run_complete else run_query[run_keep]
-    scores = at_precision(run.value if run_complete else run.value[run_keep], score_precision)
-    order = None  # the rows as they are: already in trec_eval's order
-    if not in_trec_order(query, scores):
-        order = untied_order(query, scores)  # queries in code order (sorted ids)
-        if order is None:
-            return None  # ties to break by doc id: the numbered path
-    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
-    qrels_keep = qrels_query >= 0
-    ids = _Ids.of(run, qrels, run_query, qrels_query, len(queries))
+    is longer than 32 bytes, or two rows of one side share a hash)."""
+    ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
+    if ranked is None:
+        return None
+    ids = _Ids.of(run, qrels, ranked.run_query, ranked.qrels_query, len(ranked.queries))
     if ids is None:
         return None
     matched = _look_up(ids)
@@ -70,20 +61,62 @@ def hashed_rankings(
     run_row, qrels_row = matched
     grade = np.zeros(run.value.size)  # 0 when unjudged
     grade[run_row] = qrels.value[qrels_row]
-    if not run_complete:
-        grade = grade[run_keep]
-    if order is not None:  # queries in code order: each code's rows together
-        counts = np.bincount(query, minlength=len(queries))
-        query, grade = np.repeat(np.arange(len(queries)), counts), grade[order]
-    judged = bool(qrels_keep.all())
-    return Rankings(
-        query=query,
-        rank=ranks_in_blocks(query),
-        grade=grade,
-        n_queries=len(queries),
-        judged_query=qrels_query if judged else qrels_query[qrels_keep],
-        judged_grade=qrels.value if judged else qrels.value[qrels_keep],
-    ), queries
+    return ranked.rankings(grade, qrels)
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """The run's rows of the evaluated queries, ranked on query codes and scores alone."""
+
+    queries: list[str]  #: the evaluated queries (sorted); codes index them
+    run_query: np.ndarray  #: each run row's code, -1 when its query is not evaluated
+    keep: np.ndarray | None  #: the run rows evaluated (None: all)
+    query: np.ndarray  #: the code of each kept row, as given
+    scores: np.ndarray  #: the score of each kept row, as compared
+    order: np.ndarray | None  #: the kept rows in rank order (None: as given)
+    qrels_query: np.ndarray  #: each qrels row's code, -1 when its query is not evaluated
+
+    def rankings(self, grade: np.ndarray, qrels: Half) -> tuple[Rankings, list[str]]:
+        """The rankings, given the grade of each run row (as given; 0 when unjudged)."""
+        query = self.query
+        if self.keep is not None:
+            grade = grade[self.keep]
+        if self.order is not None:  # queries in code order: each code's rows together
+            counts = np.bincount(query, minlength=len(self.queries))
+            query, grade = np.repeat(np.arange(len(self.queries)), counts), grade[self.order]
+        qrels_keep = self.qrels_query >= 0
+        judged = bool(qrels_keep.all())
+        return Rankings(
+            query=query,
+            rank=ranks_in_blocks(query),
+            grade=grade,
+            n_queries=len(self.queries),
+            judged_query=self.qrels_query if judged else self.qrels_query[qrels_keep],
+            judged_grade=qrels.value if judged else qrels.value[qrels_keep],
+        ), self.queries
+
+
+def ranked_run(
+    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
+) -> RankedRun | None:
+    """The evaluated rows of the run ranked (unless already in trec_eval's order); None when
+    two scores of a query tie (their order needs the doc ids)."""
+    queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
+    index = pd.Index(queries)
+    run_positions = index.get_indexer(run.queries)
+    run_query = run_positions[run.query] if run.query.size else run.query
+    keep = None if run_positions.min(initial=0) >= 0 else run_query >= 0
+    if keep is not None and keep.all():
+        keep = None
+    query = run_query if keep is None else run_query[keep]
+    scores = at_precision(run.value if keep is None else run.value[keep], score_precision)
+    order = None  # the rows as they are: already in trec_eval's order
+    if not in_trec_order(query, scores):
+        order = untied_order(query, scores)  # queries in code order (sorted ids)
+        if order is None:
+            return None  # ties to break by doc id: the numbered path
+    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
+    return RankedRun(queries, run_query, keep, query, scores, order, qrels_query)
 
 
 class _Ids:
@@ -143,6 +176,35 @@ def _or_own(evaluated: np.ndarray, own: np.ndarray) -> np.ndarray:
 
 
 def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
+    """The judged run rows and, for each, the qrels row of the same pair; None when some pair is
+    repeated within a side (or, rarely, the hashes cannot tell pairs apart). By hash tables
+    where numpy's sort is slow (:mod:`coursekit.trec.machine`), else by one sort."""
+    if ids.tags[1].size >= LARGE and hashing_beats_sorting():
+        return _look_up_hashed(ids)
+    return _look_up_sorted(ids)
+
+
+def _look_up_hashed(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
+    """The judged run rows and, for each, the qrels row of the same pair; None when two rows of
+    one side share a hash (the same pair repeated, which the numbered path reports with its
+    row, or, about once in 2**64 / n**2 evaluations, two pairs with one hash)."""
+    keys = []
+    for side in (0, 1):
+        key = ids.hashes(side)
+        if _MAX_HASH_BITS < 64:  # tests: short hashes, so that different pairs share them
+            key >>= np.uint64(64 - _MAX_HASH_BITS)
+        keys.append(key)
+    run_index = pd.Index(keys[1], copy=False)
+    if not (run_index.is_unique and pd.Index(keys[0], copy=False).is_unique):
+        return None
+    run_row = run_index.get_indexer(keys[0])  # each qrels row's run row with its hash, or -1
+    qrels_row = np.flatnonzero(run_row >= 0)
+    run_row = run_row[qrels_row]
+    match = ids.same(0, qrels_row, 1, run_row)  # a shared hash is not a shared pair
+    return run_row[match], qrels_row[match]
+
+
+def _look_up_sorted(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
     """The judged run rows and, for each, the qrels row of the same pair; None when some pair
     is repeated within a side or three rows share a hash."""
     n_qrels, n_run = ids.tags[0].size, ids.tags[1].size

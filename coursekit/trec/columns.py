@@ -8,6 +8,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .machine import LARGE, hashing_beats_sorting
+
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "rank", "score", "run"]
 
@@ -29,10 +31,15 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
 
 
 def first_repeated(keys: np.ndarray) -> int | None:
-    """Row of the first value of ``keys`` seen before, or None; one sort when there is none."""
-    ordered = np.sort(keys)
-    if not np.any(ordered[1:] == ordered[:-1]):
-        return None
+    """Row of the first value of ``keys`` seen before, or None; when there is none, one sort,
+    or, where numpy's sort is slow (:mod:`.machine`), one hash table."""
+    if keys.size >= LARGE and hashing_beats_sorting():
+        if pd.Index(keys, copy=False).is_unique:
+            return None
+    else:
+        ordered = np.sort(keys)
+        if not np.any(ordered[1:] == ordered[:-1]):
+            return None
     order = np.argsort(keys, kind="stable")
     repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     return int(order[1:][repeated].min())

@@ -144,7 +144,7 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
     and equal scores).
 
     One sort of integers: query code, the score's leading bits (as an integer in the scores'
-    reverse order: :func:`_descending_keys`) and row number packed in 63 bits; rows whose
+    reverse order: :func:`descending_keys`) and row number packed in 63 bits; rows whose
     query and leading bits are equal (close scores: with a million rows and a thousand
     queries, 21 bits of mantissa, so within 10**-6 of each other) are then ordered on their
     whole scores, and only they can tie. Several times faster than an argsort of floats.
@@ -159,7 +159,7 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
         # a stable sort on small integers is a radix sort: linear time
         order = by_score[np.argsort(small[by_score], kind="stable")]
         return order, _tied(query, scores, order)
-    keys = _descending_keys(scores)
+    keys = descending_keys(scores)
     keys >>= np.uint64(64 - score_bits)
     packed = keys.view(np.int64)  # (below 2**score_bits: non-negative)
     if query_bits:
@@ -186,11 +186,11 @@ def _tied(query: np.ndarray, scores: np.ndarray, order: np.ndarray) -> np.ndarra
     return (q[1:] == q[:-1]) & (s[1:] == s[:-1])
 
 
-def _descending_keys(scores: np.ndarray) -> np.ndarray:
+def descending_keys(scores: np.ndarray) -> np.ndarray:
     """Each score as a 64-bit unsigned integer, the highest score the lowest integer; equal
     scores (0.0 and -0.0 too) give equal integers.
 
-    >>> keys = _descending_keys(np.array([2.0, -1.0, 0.0, -0.0, 0.5]))
+    >>> keys = descending_keys(np.array([2.0, -1.0, 0.0, -0.0, 0.5]))
     >>> keys.argsort(kind="stable").tolist(), bool(keys[2] == keys[3])
     ([0, 4, 2, 3, 1], True)
     """

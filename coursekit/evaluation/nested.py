@@ -1,0 +1,48 @@
+"""The judgments' look-up for nested dicts, in the dicts themselves, for :func:`coursekit.evaluate`.
+
+A run given as ``{query_id: {doc_id: score}}`` already pairs every doc id with its query, and
+its keys cannot repeat. So when no two scores of a query tie (no tie is broken by doc id), the
+doc ids need not be read into arrays at all: each retrieved document's grade is looked up in
+the qrels' dict of its query, a small dict that stays in the processor's cache while the run's
+keys are read in the order they lie in memory. The doc ids are only checked to be strings
+(``str.join``), so that 7 and "7" are not taken for different ids (such dicts take
+:mod:`.pairs`' path, which reads them as strings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import chain, repeat
+
+import numpy as np
+
+from ..registry import Rankings
+from .encode import Half
+from .pairs import ranked_run
+
+__all__ = ["nested_rankings"]
+
+_EMPTY: Mapping = {}
+
+
+def nested_rankings(
+    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
+) -> tuple[Rankings, list[str]] | None:
+    """Every evaluated query's ranking with the grade of each retrieved document, and the
+    evaluated queries; None unless both sides are nested dicts with string doc ids and distinct
+    query ids, and no two scores of a query tie."""
+    if run.nested is None or qrels.nested is None or not (run.distinct and qrels.distinct):
+        return None
+    ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
+    if ranked is None:
+        return None
+    return ranked.rankings(_grades(run.nested, qrels.nested, run.value.size), qrels)
+
+
+def _grades(run: Mapping, qrels: Mapping, n_retrieved: int) -> np.ndarray:
+    """For each retrieved document (run row, as given), its grade; 0 when unjudged."""
+    by_id = {str(q): judged for q, judged in qrels.items()}  # (query ids distinct as strings)
+    looked_up = chain.from_iterable(
+        map(by_id.get(str(q), _EMPTY).get, retrieved, repeat(0)) for q, retrieved in run.items()
+    )
+    return np.fromiter(looked_up, dtype=np.float64, count=n_retrieved)

@@ -1,0 +1,92 @@
+"""Where numpy's sort is slow (AMD Zen 4), equal keys are found with hash tables instead
+(:mod:`coursekit.trec.machine`): each place that chooses gives, either way, what a Python dict
+or a loop written here gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pairs_support import ranked_run_and_qrels
+
+import coursekit as ck
+from coursekit.evaluation import fastcodes, pairs
+from coursekit.trec import columns, machine
+
+
+def always(monkeypatch, module, hashing: bool) -> None:
+    """Make ``module`` choose hash tables (or the sort) whatever the input's size."""
+    monkeypatch.setattr(module, "LARGE", 0)
+    monkeypatch.setattr(module, "hashing_beats_sorting", lambda: hashing)
+
+
+def test_the_machine_is_measured_once_a_process():
+    machine.hashing_beats_sorting.cache_clear()
+    first = machine.hashing_beats_sorting()
+    assert isinstance(first, bool)
+    assert machine.hashing_beats_sorting() is first
+    assert machine.hashing_beats_sorting.cache_info().hits >= 1
+
+
+@pytest.mark.parametrize("hashing", [False, True])
+def test_match_pairs_either_way_equals_a_dict_look_up(hashing, monkeypatch):
+    always(monkeypatch, fastcodes, hashing)
+    rng = np.random.default_rng(5)
+    qrels_key = rng.choice(5000, size=800, replace=False)
+    run_key = rng.choice(5000, size=3000, replace=False)
+    position = {k: i for i, k in enumerate(qrels_key.tolist())}
+    found, run_repeated, qrels_repeated = fastcodes.match_pairs(run_key, qrels_key)
+    assert found.tolist() == [position.get(k, -1) for k in run_key.tolist()]
+    assert not run_repeated and not qrels_repeated
+    assert fastcodes.match_pairs(np.r_[run_key, run_key[:1]], qrels_key)[1]
+    twice = fastcodes.match_pairs(run_key, np.r_[qrels_key, qrels_key[-1:]])
+    assert twice is None if hashing else twice[2]  # None: the caller's own way
+
+
+@pytest.mark.parametrize("hashing", [False, True])
+def test_first_repeated_either_way_equals_a_loop(hashing, monkeypatch):
+    always(monkeypatch, columns, hashing)
+    rng = np.random.default_rng(6)
+    for keys in (rng.choice(10_000, 500, replace=False), rng.integers(0, 2000, 500)):
+        seen, expected = set(), None
+        for i, k in enumerate(keys.tolist()):
+            if k in seen:
+                expected = i
+                break
+            seen.add(k)
+        assert columns.first_repeated(keys) == expected
+
+
+@pytest.mark.parametrize("hashing", [False, True])
+def test_evaluate_either_way_gives_the_readable_paths_numbers(hashing, monkeypatch):
+    always(monkeypatch, pairs, hashing)
+    chosen = []
+    for name in ("_look_up_hashed", "_look_up_sorted"):
+        real = getattr(pairs, name)
+        monkeypatch.setattr(
+            pairs, name, lambda ids, real=real, name=name: (chosen.append(name), real(ids))[1]
+        )
+    measures = ["AP", "P@5", "nDCG@10", "RR", "R@20"]
+    for seed in range(3):
+        run, qrels = ranked_run_and_qrels(seed)
+        fast = ck.evaluate(run, qrels, measures).table()
+        reference = ck.evaluate(run, qrels, measures, fast=False).table()
+        pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
+    assert set(chosen) == {"_look_up_hashed" if hashing else "_look_up_sorted"}
+
+
+@pytest.mark.parametrize("hashing", [False, True])
+def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
+    for module in (pairs, fastcodes, columns):
+        always(monkeypatch, module, hashing)
+    run, qrels = ranked_run_and_qrels(3)
+    twice = pd.concat([run, run.iloc[[5]]], ignore_index=True)
+    doc, query = run["doc_id"].iloc[5], run["query_id"].iloc[5]
+    with pytest.raises(
+        ValueError, match=f"document '{doc}' is retrieved twice for query '{query}'"
+    ):
+        ck.evaluate(twice, qrels, ["AP"])
+    judged_twice = pd.concat([qrels, qrels.iloc[[7]]], ignore_index=True)
+    doc, query = qrels["doc_id"].iloc[7], qrels["query_id"].iloc[7]
+    with pytest.raises(ValueError, match=f"document '{doc}' is judged twice for query '{query}'"):
+        ck.evaluate(run, judged_twice, ["AP"])
