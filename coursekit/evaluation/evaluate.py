@@ -15,7 +15,8 @@ Conventions follow trec_eval, the field's reference implementation:
 Whatever the input (DataFrames with string, categorical or pyarrow ids, nested dicts, files),
 it is first turned into integer codes (:mod:`.encode`). A run in which no two scores of a
 query tie is ranked on its query codes and scores alone (unless already in trec_eval's order),
-and each retrieved document's grade found by hashing its (query, doc id) pair, every match
+and each retrieved document's grade looked up in the qrels' dict of its query when both are
+nested dicts (:mod:`.nested`), else found by hashing its (query, doc id) pair, every match
 checked on the ids (:mod:`.pairs`); otherwise (ties to break by doc id), or for a measure that
 needs doc ids (Bpref, infAP), the doc ids of run and qrels
 are numbered together, each hashed once, and the run ranked on integers. Two paths then

@@ -3,17 +3,18 @@
 Numbering a million doc ids (a hash table of their strings, or of integers packed from them)
 costs as much as all the rest of an evaluation. When no two scores of a query tie (so that no
 tie is broken by doc id) and no measure needs doc codes, it is not needed: the rows are ranked
-on their query codes and scores alone (unless already in trec_eval's order), and each row's
-(query, doc id) pair is hashed to an integer, and run and qrels are sorted together once on
-``hash, side, row`` packed in one integer. Equal pairs have equal hashes, so a judged retrieved
-document comes right after its judgment.
+on their query codes and scores alone (:func:`ranked_run`, unless already in trec_eval's
+order), and each row's (query, doc id) pair is hashed to a 64-bit integer. Equal pairs have
+equal hashes; the hashes of run and qrels are then matched either by one sort of ``hash, side,
+row`` packed in one integer (a judged retrieved document comes right after its judgment), or,
+where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash tables (pandas'),
+which also say whether a hash is repeated within a side.
 
-The hash has fewer bits than the ids (the row number shares the integer), so different pairs
-can share one. Nothing is taken on trust: every match is checked on the ids themselves (query,
-the id's bytes and length); two rows of one side that share a hash are checked too (the same
-pair twice is an error, which :mod:`.encode`'s path then reports with its row); the rare hash
-shared by three rows or more goes to that path as well. Each check gives the same answer as
-the numbered path, which the tests compare it with.
+The hash can be shared by different pairs. Nothing is taken on trust: every match is checked on
+the ids themselves (query, the id's bytes and length); two rows of one side that share a hash
+are checked too (the same pair twice is an error, which :mod:`.encode`'s path then reports with
+its row), or, with hash tables, handed to that path; so is the rare hash shared by three rows
+or more. Each check gives the same answer as the numbered path, which the tests compare it with.
 """
 
 from __future__ import annotations
