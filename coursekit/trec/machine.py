@@ -3,8 +3,8 @@
 numpy sorts 64-bit integers with x86-simd-sort where the processor has AVX-512 or AVX2; on
 most processors that is several times faster than a hash table of the same integers (pandas'),
 but on AMD's Zen 4 the AVX-512 instruction it relies on (a compress-store to memory) is
-microcoded, and the sort is then several times *slower* than the hash table (1.25 million
-integers: about 70 ms against 20 ms with AVX2 on the same processor; a hash table about 30 ms).
+microcoded, and the sort is then slower than the hash table: for a million random integers,
+52-69 ms (15 ms with AVX2 on the same processor) against 30-45 ms for pandas' hash table.
 Where both give the same answer (finding equal keys), :func:`hashing_beats_sorting` says which
 to use, measured once a process on a small sample: the answer only changes the speed.
 """
