@@ -16,8 +16,15 @@ from coursekit.trec import columns, machine
 
 def always(monkeypatch, module, hashing: bool) -> None:
     """Make ``module`` choose hash tables (or the sort) whatever the input's size."""
-    monkeypatch.setattr(module, "LARGE", 0)
-    monkeypatch.setattr(module, "hashing_beats_sorting", lambda: hashing)
+    monkeypatch.setattr(module, "use_hash_tables", lambda n_keys: hashing)
+
+
+def test_hash_tables_only_for_mid_sized_arrays_where_the_sort_is_slow(monkeypatch):
+    monkeypatch.setattr(machine, "hashing_beats_sorting", lambda: True)
+    sizes = [1000, machine.LARGE, machine.LIMIT, machine.LIMIT + 1, 10**7]
+    assert [machine.use_hash_tables(n) for n in sizes] == [False, True, True, False, False]
+    monkeypatch.setattr(machine, "hashing_beats_sorting", lambda: False)
+    assert not any(machine.use_hash_tables(n) for n in sizes)
 
 
 def test_the_machine_is_measured_once_a_process():

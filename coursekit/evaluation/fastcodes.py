@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..trec.codes import packed_codes
-from ..trec.machine import LARGE, hashing_beats_sorting
+from ..trec.machine import use_hash_tables
 
 __all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
 
@@ -27,7 +27,7 @@ def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray,
     (:mod:`coursekit.trec.machine`), hash tables; None when the keys do not fit (or, with hash
     tables, some key is repeated in the qrels: then the caller looks them up its own way)."""
     n_run, n_qrels = run_key.size, qrels_key.size
-    if n_run >= LARGE and hashing_beats_sorting():
+    if use_hash_tables(n_run):
         return _match_hashed(run_key, qrels_key)
     rows = max(n_run, n_qrels, 1)
     row_bits = int(rows - 1).bit_length() or 1

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..registry import Rankings, ranks_in_blocks
 from ..trec.codes import id_words
-from ..trec.machine import LARGE, hashing_beats_sorting
+from ..trec.machine import use_hash_tables
 from ..trec.order import in_trec_order, untied_order
 from .encode import Half, evaluated_queries
 
@@ -180,7 +180,7 @@ def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
     """The judged run rows and, for each, the qrels row of the same pair; None when some pair is
     repeated within a side (or, rarely, the hashes cannot tell pairs apart). By hash tables
     where numpy's sort is slow (:mod:`coursekit.trec.machine`), else by one sort."""
-    if ids.tags[1].size >= LARGE and hashing_beats_sorting():
+    if use_hash_tables(ids.tags[1].size):
         return _look_up_hashed(ids)
     return _look_up_sorted(ids)
 

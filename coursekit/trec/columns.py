@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .machine import LARGE, hashing_beats_sorting
+from .machine import use_hash_tables
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "rank", "score", "run"]
@@ -33,7 +33,7 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
 def first_repeated(keys: np.ndarray) -> int | None:
     """Row of the first value of ``keys`` seen before, or None; when there is none, one sort,
     or, where numpy's sort is slow (:mod:`.machine`), one hash table."""
-    if keys.size >= LARGE and hashing_beats_sorting():
+    if use_hash_tables(keys.size):
         if pd.Index(keys, copy=False).is_unique:
             return None
     else:
