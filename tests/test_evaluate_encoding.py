@@ -11,7 +11,8 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
-from coursekit.evaluation.fastcodes import match_pairs, packed_codes
+from coursekit.evaluation.fastcodes import packed_codes
+from coursekit.trec import counting
 from coursekit.trec.order import string_ranks, trec_order
 
 TRICKY = [
@@ -62,21 +63,10 @@ def test_packed_codes_refuse_long_ids_and_nulls():
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_match_pairs_equals_a_hash_lookup(seed):
-    rng = np.random.default_rng(seed)
-    qrels_key = rng.choice(5000, size=800, replace=False)
-    run_key = rng.choice(5000, size=3000, replace=False)
-    found, run_repeated, qrels_repeated = match_pairs(run_key, qrels_key)
-    assert found.tolist() == pd.Index(qrels_key).get_indexer(run_key).tolist()
-    assert not run_repeated and not qrels_repeated
-    assert match_pairs(np.r_[run_key, run_key[:1]], qrels_key)[1]
-    assert match_pairs(run_key, np.r_[qrels_key, qrels_key[-1:]])[2]
-    assert match_pairs(np.array([2**62]), np.array([1])) is None  # does not fit: caller's way
-
-
-@pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("n_scores", [3, 1000])
-def test_trec_order_equals_sorting_by_hand(seed, n_scores):
+@pytest.mark.parametrize("counted", [False, True])  # rows ordered by counting, or sorted
+def test_trec_order_equals_sorting_by_hand(seed, n_scores, counted, monkeypatch):
+    monkeypatch.setattr(counting, "MIN_ROWS", 1 if counted else 10**9)
     rng = np.random.default_rng(seed)
     ids = np.array(TRICKY + [f"d{i}" for i in range(40)], dtype=object)
     rows = [(q, d) for q in range(30) for d in rng.choice(len(ids), size=20, replace=False)]

@@ -11,7 +11,7 @@ from pairs_support import ranked_run_and_qrels
 
 import coursekit as ck
 from coursekit.evaluation import fastcodes, pairs
-from coursekit.trec import columns, machine
+from coursekit.trec import columns, counting, machine
 
 
 def always(monkeypatch, module, hashing: bool) -> None:
@@ -35,19 +35,35 @@ def test_the_machine_is_measured_once_a_process():
     assert machine.hashing_beats_sorting.cache_info().hits >= 1
 
 
-@pytest.mark.parametrize("hashing", [False, True])
-def test_match_pairs_either_way_equals_a_dict_look_up(hashing, monkeypatch):
-    always(monkeypatch, fastcodes, hashing)
+@pytest.mark.parametrize("way", ["counting", "sort", "hash tables"])
+def test_match_pairs_every_way_equals_a_dict_look_up(way, monkeypatch):
+    if way == "counting":
+        monkeypatch.setattr(counting, "MIN_ROWS", 1)
+    else:
+        monkeypatch.setattr(fastcodes, "order_by", lambda keys: None)
+        always(monkeypatch, fastcodes, way == "hash tables")
     rng = np.random.default_rng(5)
+    n_docs = 100
     qrels_key = rng.choice(5000, size=800, replace=False)
     run_key = rng.choice(5000, size=3000, replace=False)
+
+    def pairs(keys):
+        return keys // n_docs, keys % n_docs
+
     position = {k: i for i, k in enumerate(qrels_key.tolist())}
-    found, run_repeated, qrels_repeated = fastcodes.match_pairs(run_key, qrels_key)
+    found, run_repeated, qrels_repeated = fastcodes.match_pairs(
+        pairs(run_key), pairs(qrels_key), n_docs
+    )
     assert found.tolist() == [position.get(k, -1) for k in run_key.tolist()]
     assert not run_repeated and not qrels_repeated
-    assert fastcodes.match_pairs(np.r_[run_key, run_key[:1]], qrels_key)[1]
-    twice = fastcodes.match_pairs(run_key, np.r_[qrels_key, qrels_key[-1:]])
-    assert twice is None if hashing else twice[2]  # None: the caller's own way
+    assert fastcodes.match_pairs(pairs(np.r_[run_key, run_key[:1]]), pairs(qrels_key), n_docs)[1]
+    twice = fastcodes.match_pairs(pairs(run_key), pairs(np.r_[qrels_key, qrels_key[-1:]]), n_docs)
+    assert twice is None if way == "hash tables" else twice[2]  # None: the caller's own way
+
+
+def test_match_pairs_gives_up_when_the_codes_do_not_fit_an_integer():
+    one = (np.array([2**40]), np.array([0]))
+    assert fastcodes.match_pairs(one, one, 2**30) is None  # the caller's own way
 
 
 @pytest.mark.parametrize("hashing", [False, True])
@@ -97,3 +113,22 @@ def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
     doc, query = qrels["doc_id"].iloc[7], qrels["query_id"].iloc[7]
     with pytest.raises(ValueError, match=f"document '{doc}' is judged twice for query '{query}'"):
         ck.evaluate(run, judged_twice, ["AP"])
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_first_repeated_pair_either_way_equals_a_loop(counted, monkeypatch):
+    monkeypatch.setattr(counting, "MIN_ROWS", 1 if counted else 10**9)
+    rng = np.random.default_rng(7)
+    for n_pairs in (10_000, 600):  # all distinct (almost surely not with 600), then repeats
+        query, doc = rng.integers(0, 20, 500), rng.integers(0, n_pairs // 20, 500)
+        if n_pairs == 10_000:
+            distinct = rng.choice(n_pairs, 500, replace=False)
+            query, doc = distinct // 500, distinct % 500
+        seen, expected = set(), None
+        for i, pair in enumerate(zip(query.tolist(), doc.tolist(), strict=True)):
+            if pair in seen:
+                expected = i
+                break
+            seen.add(pair)
+        assert (expected is None) == (n_pairs == 10_000)
+        assert columns.first_repeated_pair(query, doc, 500) == expected

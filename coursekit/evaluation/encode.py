@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec import first_repeated, read_qrels, read_run
+from ..trec import read_qrels, read_run
 from ..trec.codes import string_codes
-from ..trec.columns import check_grades, refuse_bools
+from ..trec.columns import check_grades, first_repeated_pair, refuse_bools
 from .fastcodes import numbers_array, strings_array
 from .ids import arrow_strings, doc_strings, is_arrow, query_codes
 
@@ -345,7 +345,7 @@ def _check_no_duplicates(side: Side, verb: str) -> None:
     """Raise if a document appears twice for one query (on integer keys: one sort)."""
     if side.doc.size < 2 or side.distinct:
         return
-    i = first_repeated(side.query * max(len(side.docs), 1) + side.doc)
+    i = first_repeated_pair(side.query, side.doc, len(side.docs))
     if i is None:
         return
     raise ValueError(

@@ -193,15 +193,16 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         order = trec_order(query, scores, lambda: string_ranks(encoded.docs), encoded.run_doc)
         query = query[order]
     # the grade of each retrieved document: 0 when unjudged
-    width = max(len(encoded.docs), 1)
-    qrels_key = encoded.qrels_query * width + encoded.qrels_doc
-    run_key = encoded.run_query * width + encoded.run_doc
-    matched = match_pairs(run_key, qrels_key)
+    run_pairs = (encoded.run_query, encoded.run_doc)
+    qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
+    matched = match_pairs(run_pairs, qrels_pairs, len(encoded.docs))
     repeated = None
-    if matched is not None:  # one sort of integers
+    if matched is not None:
         found, repeated = matched[0], matched[1]
     else:
-        found = pd.Index(qrels_key).get_indexer(run_key)
+        width = max(len(encoded.docs), 1)
+        qrels_key = encoded.qrels_query * width + encoded.qrels_doc
+        found = pd.Index(qrels_key).get_indexer(encoded.run_query * width + encoded.run_doc)
     if order is not None:
         found = found[order]
     grade = np.where(found >= 0, encoded.grades[found], 0.0)

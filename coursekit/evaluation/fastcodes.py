@@ -15,36 +15,55 @@ from typing import Any
 import numpy as np
 
 from ..trec.codes import packed_codes
+from ..trec.counting import order_by
 from ..trec.machine import use_hash_tables
 
 __all__ = ["packed_codes", "match_pairs", "numbers_array", "strings_array"]
 
 
-def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray, bool, bool] | None:
-    """For each run row, the qrels row with the same key (-1 if none), and whether some key is
-    repeated in the run, and in the qrels. Keys are non-negative integers (query * n_docs +
-    doc). One sort of ``key, side, row`` packed in an integer, or, where numpy's sort is slow
-    (:mod:`coursekit.trec.machine`), hash tables; None when the keys do not fit (or, with hash
-    tables, some key is repeated in the qrels: then the caller looks them up its own way)."""
-    n_run, n_qrels = run_key.size, qrels_key.size
-    if use_hash_tables(n_run):
-        return _match_hashed(run_key, qrels_key)
-    rows = max(n_run, n_qrels, 1)
-    row_bits = int(rows - 1).bit_length() or 1
-    top = int(max(run_key.max(initial=0), qrels_key.max(initial=0)))
-    if top.bit_length() + 1 + row_bits > 63:
+def match_pairs(
+    run: tuple[np.ndarray, np.ndarray], qrels: tuple[np.ndarray, np.ndarray], n_docs: int
+) -> tuple[np.ndarray, bool, bool] | None:
+    """For each run row, the qrels row with the same (query, doc) codes (-1 if none), and
+    whether some pair is repeated in the run, and in the qrels. ``run`` and ``qrels`` are
+    ``(query codes, doc codes)``, every doc code below ``n_docs``.
+
+    The rows of both sides are ordered on ``query, doc, side`` (the qrels first), by counting
+    (:mod:`coursekit.trec.counting`) or with one sort of the three and the row packed in an
+    integer; where numpy's sort is slow (:mod:`coursekit.trec.machine`) and counting does not
+    apply, with hash tables. None when the codes do not fit (or, with hash tables, some pair is
+    repeated in the qrels: then the caller looks them up its own way)."""
+    (run_query, run_doc), (qrels_query, qrels_doc) = run, qrels
+    n_run, n_qrels = run_query.size, qrels_query.size
+    n_docs = max(n_docs, 1)
+    n_queries = int(max(run_query.max(initial=0), qrels_query.max(initial=0))) + 1
+    key_bits = (n_queries * 2 * n_docs - 1).bit_length()  # of query, doc, side together
+    if key_bits > 62:
         return None
-    shift = row_bits + 1
-    packed = np.empty(n_run + n_qrels, dtype=np.int64)
-    # qrels (side 0) sort before the run (side 1) on the same key
-    np.left_shift(qrels_key, shift, out=packed[:n_qrels])
-    packed[:n_qrels] |= np.arange(n_qrels, dtype=np.int64)
-    np.left_shift(run_key, shift, out=packed[n_qrels:])
-    packed[n_qrels:] |= np.arange(n_run, dtype=np.int64) | (1 << row_bits)
-    packed.sort()
-    # key and side together: equal neighbours repeat a pair within one side; a qrels row then
-    # a run row one apart (key * 2, key * 2 + 1) is a judged retrieved document
-    key_side = packed >> row_bits
+    query = np.concatenate([qrels_query, run_query])
+    doc_side = np.concatenate([qrels_doc, run_doc]).astype(np.int64)
+    doc_side <<= 1
+    doc_side[n_qrels:] |= 1  # qrels (side 0) before the run (side 1) on the same pair
+    rows = order_by([(query, n_queries), (doc_side, 2 * n_docs)])
+    if rows is not None:
+        key_side = query.astype(np.int64) * (2 * n_docs)
+        key_side += doc_side
+        key_side = key_side[rows]
+    elif use_hash_tables(n_run):
+        return _match_hashed(run_query * n_docs + run_doc, qrels_query * n_docs + qrels_doc)
+    else:
+        row_bits = int(max(n_run + n_qrels, 1) - 1).bit_length() or 1
+        if key_bits + row_bits > 63:
+            return None
+        packed = query.astype(np.int64) * (2 * n_docs)
+        packed += doc_side
+        packed <<= row_bits
+        packed |= np.arange(n_run + n_qrels, dtype=np.int64)
+        packed.sort()
+        rows = packed & ((1 << row_bits) - 1)
+        key_side = packed >> row_bits
+    # equal neighbours repeat a pair within one side; a qrels row then a run row one apart
+    # (key * 2, key * 2 + 1) is a judged retrieved document
     step = key_side[1:] - key_side[:-1]
     run_repeated = qrels_repeated = False
     repeated = np.flatnonzero(step == 0)
@@ -53,9 +72,8 @@ def match_pairs(run_key: np.ndarray, qrels_key: np.ndarray) -> tuple[np.ndarray,
         run_repeated, qrels_repeated = bool(np.any(sides == 1)), bool(np.any(sides == 0))
     judged = np.flatnonzero(step == 1)
     judged = judged[(key_side[judged] & 1) == 0]
-    mask = (1 << row_bits) - 1
     found = np.full(n_run, -1, dtype=np.int64)
-    found[packed[judged + 1] & mask] = packed[judged] & mask
+    found[rows[judged + 1] - n_qrels] = rows[judged]
     return found, run_repeated, qrels_repeated
 
 

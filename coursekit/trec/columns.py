@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .counting import order_by
 from .machine import use_hash_tables
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
@@ -27,7 +28,23 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
             found, uniques = pd.factorize(values)
             codes.append((found, len(uniques)))
     (q_codes, _), (d_codes, n_docs) = codes
-    return first_repeated(q_codes.astype(np.int64) * max(n_docs, 1) + d_codes)
+    return first_repeated_pair(q_codes, d_codes, n_docs)
+
+
+def first_repeated_pair(query: np.ndarray, doc: np.ndarray, n_docs: int) -> int | None:
+    """Row of the first (query, doc) pair of codes seen before, or None; every doc code is
+    below ``n_docs`` (-1 for a missing id). The rows ordered on both codes by counting
+    (:mod:`.counting`) when that applies, else as :func:`first_repeated` of one key."""
+    n_docs = max(n_docs, 1)
+    order = None
+    if query.size and min(query.min(), doc.min()) >= 0:  # (-1: a missing id, not counted)
+        order = order_by([(query, int(query.max()) + 1), (doc, n_docs)])
+    if order is None:
+        return first_repeated(query.astype(np.int64) * n_docs + doc)
+    q, d = query[order], doc[order]
+    repeated = np.flatnonzero((q[1:] == q[:-1]) & (d[1:] == d[:-1]))
+    # equal pairs keep their rows' order: the one after each equal neighbour was seen before
+    return int(order[repeated + 1].min()) if repeated.size else None
 
 
 def first_repeated(keys: np.ndarray) -> int | None:

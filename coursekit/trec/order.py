@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .codes import byte_order
+from .counting import order_by
 
 
 def string_ranks(ids: Any) -> np.ndarray:
@@ -121,12 +122,18 @@ def _by_query_and_score(
     descending (else tied rows are in any order); and, when known, which rows tie with the
     next (see :func:`_by_query_then_score`)."""
     few = _score_levels(scores)
-    if few is not None:  # few distinct scores, so ties: one integer key
+    if few is not None:  # few distinct scores, so ties: small integer keys
         level, n_levels = few
-        key = query.astype(np.int64) * n_levels
-        key += n_levels - 1 - level
         ranks = doc_ranks()
         width = int(ranks.max(initial=0)) + 1
+        n_queries = int(query.max(initial=0)) + 1
+        by_count = order_by(
+            [(query, n_queries), (n_levels - 1 - level, n_levels), (width - 1 - ranks[doc], width)]
+        )
+        if by_count is not None:
+            return by_count, True, None
+        key = query.astype(np.int64) * n_levels
+        key += n_levels - 1 - level
         if int(key.max()) < 2**62 // width:  # and the doc id too: no tie left to break
             key *= width
             key += width - 1 - ranks[doc]
