@@ -13,7 +13,7 @@ import pytest
 import coursekit as ck
 from coursekit.evaluation.fastcodes import packed_codes
 from coursekit.trec import counting
-from coursekit.trec.order import string_ranks, trec_order
+from coursekit.trec.order import _by_query_then_score, string_ranks, trec_order
 
 TRICKY = [
     "d1",
@@ -234,3 +234,34 @@ def test_shared_doc_id_objects_agree_with_trec_eval():
     run.loc[1234, "doc_id"] = None
     with pytest.raises(ValueError, match="run row 1234: the doc id is missing"):
         ck.evaluate(run, qrels, ["AP"])
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [
+        "normal",
+        "close",  # many scores within 1e-12 of another: they share an interval
+        "outlier",  # one huge score: nearly every row in one interval (then sorted instead)
+        "ties",
+        "signed zeros",
+    ],
+)
+@pytest.mark.parametrize("counted", [False, True])
+def test_rows_by_query_then_score_equal_a_lexsort(scores, counted, monkeypatch):
+    monkeypatch.setattr(counting, "MIN_ROWS", 1 if counted else 10**9)
+    rng = np.random.default_rng(11)
+    n = 6000
+    query = rng.integers(0, 40, n)
+    values = {
+        "normal": rng.normal(size=n),
+        "close": np.repeat(rng.normal(size=n // 4), 4) + rng.integers(0, 3, n) * 1e-12,
+        "outlier": np.r_[rng.normal(size=n - 1), 1e300],
+        "ties": rng.integers(0, 5, n) / 2,
+        "signed zeros": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (rng.random(n) < 0.1),
+    }[scores]
+    order, tied = _by_query_then_score(query, values)
+    expected = np.lexsort((-values, query))  # ties in any order: compare what they hold
+    assert query[order].tolist() == query[expected].tolist()
+    assert values[order].tolist() == values[expected].tolist()
+    q, s = query[expected], values[expected]
+    assert tied.tolist() == ((q[1:] == q[:-1]) & (s[1:] == s[:-1])).tolist()

@@ -7,13 +7,14 @@ then ordered on integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .codes import byte_order
-from .counting import order_by
+from .counting import MIN_ROWS, countable, order_by
 
 
 def string_ranks(ids: Any) -> np.ndarray:
@@ -150,12 +151,16 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
     with the next one (``tied[i]``: rows ``order[i]`` and ``order[i + 1]`` have the same query
     and equal scores).
 
-    One sort of integers: query code, the score's leading bits (as an integer in the scores'
-    reverse order: :func:`descending_keys`) and row number packed in 63 bits; rows whose
-    query and leading bits are equal (close scores: with a million rows and a thousand
-    queries, 21 bits of mantissa, so within 10**-6 of each other) are then ordered on their
-    whole scores, and only they can tie. Several times faster than an argsort of floats.
+    By counting (:func:`_counted_by_query_then_score`) where it applies; else one sort of
+    integers: query code, the score's leading bits (as an integer in the scores' reverse
+    order: :func:`descending_keys`) and row number packed in 63 bits; rows whose query and
+    leading bits are equal (close scores: with a million rows and a thousand queries, 21 bits
+    of mantissa, so within 10**-6 of each other) are then ordered on their whole scores, and
+    only they can tie. Several times faster than an argsort of floats.
     """
+    counted = _counted_by_query_then_score(query, scores)
+    if counted is not None:
+        return counted
     n = query.size
     row_bits = max(int(n - 1).bit_length(), 1)
     query_bits = int(query.max(initial=0)).bit_length()
@@ -176,15 +181,51 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
     packed.sort()
     order = packed & ((1 << row_bits) - 1)
     packed >>= row_bits  # query and leading bits
-    tied = packed[1:] == packed[:-1]  # for now: the same query and leading bits
-    shared = np.flatnonzero(tied)
-    if shared.size:  # those rows on their whole scores; only they can tie
-        rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
-        group = np.cumsum(np.r_[True, ~tied][rows])
+    return order, _refined(order, packed[1:] == packed[:-1], scores)
+
+
+def _counted_by_query_then_score(
+    query: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """As :func:`_by_query_then_score`, by counting (:mod:`.counting`): the scores cut into
+    ``n / 8`` intervals of equal width between the lowest and the highest, the rows ordered by
+    query and interval, those sharing both then on their whole scores. None for few rows,
+    scores that are not all finite, or scores so unevenly spread that many rows share an
+    interval with another (then the sort of integers is faster)."""
+    n = scores.size
+    n_queries = int(query.max(initial=0)) + 1
+    n_bins = n // 8
+    if n < MIN_ROWS or not countable(n, n_queries):
+        return None
+    low, high = float(scores.min()), float(scores.max())
+    spread = high - low
+    if not math.isfinite(spread):  # an infinite score (or NaN), or a spread beyond floats
+        return None
+    scale = (n_bins - 1) / spread if spread > 0 else 0.0
+    # bin 0 for the highest scores; rounding keeps the order (a higher score: a bin as low)
+    bins = np.minimum(((high - scores) * scale).astype(np.int32), n_bins - 1)
+    order = order_by([(query, n_queries), (bins, n_bins)])
+    if order is None:
+        return None
+    query_ordered, bins = query.astype(np.int32)[order], bins[order]
+    same = (bins[1:] == bins[:-1]) & (query_ordered[1:] == query_ordered[:-1])
+    if np.count_nonzero(same) > n // 8:
+        return None
+    return order, _refined(order, same, scores)
+
+
+def _refined(order: np.ndarray, same: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Puts the rows of ``order`` that share their query and leading part of the score with the
+    next one (``same``) in order of their whole scores, descending, in place; returns which
+    rows then tie with the next (same query, equal score)."""
+    shared = np.flatnonzero(same)
+    if shared.size:
+        rows = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+        group = np.cumsum(np.r_[True, ~same][rows])
         within = np.lexsort((-scores[order[rows]], group))
         order[rows] = order[rows[within]]
-        tied[shared] = scores[order[shared]] == scores[order[shared + 1]]
-    return order, tied
+        same[shared] = scores[order[shared]] == scores[order[shared + 1]]
+    return same
 
 
 def _tied(query: np.ndarray, scores: np.ndarray, order: np.ndarray) -> np.ndarray:
