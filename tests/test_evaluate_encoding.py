@@ -190,6 +190,21 @@ def test_object_query_blocks_equal_factorize(shared):
     assert list(ids) == list(expected_ids)
 
 
+@pytest.mark.parametrize("spread", [64, 2**40], ids=["near one another", "far apart"])
+def test_rows_grouped_by_object_address_equal_numpys_unique(spread):
+    """Objects allocated near one another are found by marking their addresses, objects far
+    apart by a sort: either way, what ``np.unique`` says."""
+    from coursekit.evaluation.ids import _objects_in_address_order
+
+    rng = np.random.default_rng(8)
+    objects = 2**32 + 16 * rng.choice(spread, size=50, replace=False)  # 16-byte aligned
+    addresses = objects[rng.integers(0, 50, 5000)]
+    first, rows = _objects_in_address_order(addresses.copy())
+    distinct, expected_rows = np.unique(addresses, return_inverse=True)
+    assert addresses[first].tolist() == distinct.tolist()
+    assert rows.tolist() == expected_rows.tolist()
+
+
 def test_shared_doc_id_objects_agree_with_trec_eval():
     """Doc ids whose rows share their string objects (as pandas 2's read_csv gives; over 32k
     rows, so that each object is converted once): the same numbers as pytrec_eval, a string

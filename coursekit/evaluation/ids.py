@@ -78,8 +78,8 @@ def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     """``(strings, rows)`` of an object column whose rows share their string objects, as pandas
     2's read_csv and frames built from lists give them: each distinct object converted once,
     in address order (reading a million objects scattered in memory costs far more than
-    sorting their addresses); None when a sample of rows shows no shared object, the
-    addresses do not fit an integer with the row number, or some id is not a string."""
+    grouping their addresses: :func:`_objects_in_address_order`); None when a sample of rows
+    shows no shared object, the addresses cannot be grouped, or some id is not a string."""
     if column.dtype != object or len(column) < 4 * _SAMPLE:
         return None
     values = np.ascontiguousarray(column.to_numpy())
@@ -87,27 +87,58 @@ def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
     sample = addresses[:: len(values) // _SAMPLE][:_SAMPLE]  # spread over the rows
     if sample.size - np.unique(sample).size < _SAMPLE // 512:  # (one object a row: none)
         return None
-    # each address as a small integer (from the lowest, over the alignment every one has),
-    # packed with its row: one sort groups the rows of each object
+    grouped = _objects_in_address_order(addresses)
+    if grouped is None:
+        return None
+    first, rows = grouped
+    strings = arrow_strings(values[first])
+    return None if strings is None else (strings, rows)
+
+
+def _objects_in_address_order(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(first, rows)``: a row holding each distinct object, in address order, and the
+    position of each row's object in that list; None when the addresses do not fit an
+    integer with the row number.
+
+    Each address becomes a small integer, its distance from the lowest counted in the
+    alignment every address has (16 bytes, usually): a different integer for each object.
+    When those integers span few values (objects allocated near one another), each row's
+    object is found by marking the values used, with no sort; else rows and integers, packed
+    in one integer, are sorted.
+
+    >>> addresses = np.array([4096, 64, 4096, 128])
+    >>> first, rows = _objects_in_address_order(addresses)
+    >>> addresses[first].tolist(), rows.tolist()
+    ([64, 128, 4096], [2, 0, 2, 1])
+    """
     keys = addresses - addresses.min()
     common = int(np.bitwise_or.reduce(keys))
     aligned = (common & -common).bit_length() - 1 if common else 0  # low bits all zero
-    row_bits = max(int(len(values) - 1).bit_length(), 1)
-    if int(keys.max()) >> aligned >= 1 << (63 - row_bits):
+    keys >>= aligned
+    n = keys.size
+    span = int(keys.max()) + 1
+    if span <= 8 * n:  # a mark for each possible value: 9 bytes each (a bool, an int64)
+        used = np.zeros(span, dtype=bool)
+        used[keys] = True
+        objects = np.flatnonzero(used)  # in address order
+        position = np.empty(span, dtype=np.int64)
+        position[objects] = np.arange(objects.size)
+        rows = position[keys]
+        first = np.empty(objects.size, dtype=np.int64)
+        first[rows] = np.arange(n)  # (the last row of each object: any will do)
+        return first, rows
+    row_bits = max(int(n - 1).bit_length(), 1)
+    if span - 1 >= 1 << (63 - row_bits):
         return None
-    if row_bits >= aligned:
-        keys <<= row_bits - aligned
-    else:
-        keys >>= aligned - row_bits
-    keys |= np.arange(len(values))
+    keys <<= row_bits
+    keys |= np.arange(n)
     keys.sort()
     row = keys & ((1 << row_bits) - 1)
     keys >>= row_bits
     new = np.r_[True, keys[1:] != keys[:-1]]
-    rows = np.empty(len(values), dtype=np.int64)
+    rows = np.empty(n, dtype=np.int64)
     rows[row] = np.cumsum(new) - 1
-    strings = arrow_strings(values[row[new]])
-    return None if strings is None else (strings, rows)
+    return row[new], rows
 
 
 _SAMPLE = 8192  # rows looked at to guess whether a column has few distinct ids
