@@ -142,10 +142,18 @@ def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
 
 def _by_query_then_grade(queries: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The judgments sorted by query, then grade descending: integer grades (as trec_eval's)
-    and query codes packed in one integer, one sort of those; else a lexsort."""
+    and query codes that fit 16 bits by two radix sorts (grade, then query), else packed in
+    one integer, one sort of those; else a lexsort."""
     whole = grades.size == 0 or (
         np.all(np.abs(grades) < 2**31) and np.array_equal(grades, np.floor(grades))
     )
+    if whole and grades.size:
+        top, n_queries = int(grades.max()), int(queries.max()) + 1
+        if top - int(grades.min()) < 2**16 and n_queries <= 2**16:
+            # numpy's stable sort of 8- or 16-bit integers is a radix sort: linear time
+            order = np.argsort(_small(top - grades), kind="stable")
+            order = order[np.argsort(_small(queries[order]), kind="stable")]
+            return queries[order], grades[order]
     if whole and int(queries.max(initial=0)) < 2**30:
         keys = queries.astype(np.int64) << 32
         keys |= (2**31 - 1) - grades.astype(np.int64)  # 0 .. 2**32 - 2: descending grades
@@ -153,6 +161,11 @@ def _by_query_then_grade(queries: np.ndarray, grades: np.ndarray) -> tuple[np.nd
         return keys >> 32, ((2**31 - 1) - (keys & 0xFFFFFFFF)).astype(float)
     order = np.lexsort((-grades, queries))
     return queries[order], grades[order]
+
+
+def _small(values: np.ndarray) -> np.ndarray:
+    """Non-negative integers below 2**16 as the smallest unsigned type that holds them."""
+    return values.astype(np.uint8 if values.max(initial=0) < 2**8 else np.uint16)
 
 
 def _dcg_contributions(grades: np.ndarray, rank: np.ndarray, k: int | None, variant: str):

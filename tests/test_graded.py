@@ -276,3 +276,23 @@ def test_ndcg_curve_area_end_to_end():
     ]
     assert curve.tolist() == pytest.approx(expected)
     assert ck.curve_area(curve) == pytest.approx(sum(expected) / 3)
+
+
+@pytest.mark.parametrize(
+    "n_queries, grades",
+    [
+        (50, [0, 1, 2, 3]),  # few queries and grades: two radix sorts
+        (70_000, [0, 1, 2, 3]),  # query codes beyond 16 bits: one sort of packed integers
+        (50, [-1, 0, 2**17]),  # grades spread beyond 16 bits: the same
+        (50, [0, 0.5, 1, 2]),  # fractional grades: a lexsort
+    ],
+)
+def test_the_ideal_ranking_orders_judgments_by_query_then_grade(n_queries, grades):
+    from coursekit.registry import _by_query_then_grade
+
+    rng = np.random.default_rng(9)
+    query = rng.integers(0, n_queries, 3000)
+    grade = rng.choice(np.array(grades, dtype=float), 3000)
+    got_query, got_grade = _by_query_then_grade(query, grade)
+    expected = sorted(zip(query.tolist(), grade.tolist(), strict=True), key=lambda p: (p[0], -p[1]))
+    assert list(zip(got_query.tolist(), got_grade.tolist(), strict=True)) == expected
