@@ -259,6 +259,7 @@ def test_shared_doc_id_objects_agree_with_trec_eval():
         "outlier",  # one huge score: nearly every row in one interval (then sorted instead)
         "ties",
         "signed zeros",
+        "subnormal",  # a spread so small that cutting it in intervals overflows
     ],
 )
 @pytest.mark.parametrize("counted", [False, True])
@@ -273,6 +274,7 @@ def test_rows_by_query_then_score_equal_a_lexsort(scores, counted, monkeypatch):
         "outlier": np.r_[rng.normal(size=n - 1), 1e300],
         "ties": rng.integers(0, 5, n) / 2,
         "signed zeros": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (rng.random(n) < 0.1),
+        "subnormal": rng.integers(0, 1000, n) * 5e-324,
     }[scores]
     order, tied = _by_query_then_score(query, values)
     expected = np.lexsort((-values, query))  # ties in any order: compare what they hold

@@ -202,6 +202,8 @@ def _counted_by_query_then_score(
     if not math.isfinite(spread):  # an infinite score (or NaN), or a spread beyond floats
         return None
     scale = (n_bins - 1) / spread if spread > 0 else 0.0
+    if not math.isfinite(scale):  # scores closer together than a float's range allows
+        return None
     # bin 0 for the highest scores; rounding keeps the order (a higher score: a bin as low)
     bins = np.minimum(((high - scores) * scale).astype(np.int32), n_bins - 1)
     order = order_by([(query, n_queries), (bins, n_bins)])
