@@ -102,9 +102,9 @@ def _objects_in_address_order(addresses: np.ndarray) -> tuple[np.ndarray, np.nda
 
     Each address becomes a small integer, its distance from the lowest counted in the
     alignment every address has (16 bytes, usually): a different integer for each object.
-    When those integers span few values (objects allocated near one another), each row's
-    object is found by marking the values used, with no sort; else rows and integers, packed
-    in one integer, are sorted.
+    When those integers span few values (at most four times as many as rows, or 4M: objects
+    allocated near one another), each row's object is found by marking the values used, with
+    no sort; else rows and integers, packed in one integer, are sorted.
 
     >>> addresses = np.array([4096, 64, 4096, 128])
     >>> first, rows = _objects_in_address_order(addresses)
@@ -117,13 +117,13 @@ def _objects_in_address_order(addresses: np.ndarray) -> tuple[np.ndarray, np.nda
     keys >>= aligned
     n = keys.size
     span = int(keys.max()) + 1
-    if span <= 8 * n:  # a mark for each possible value: 9 bytes each (a bool, an int64)
+    if span <= 4 * n + (1 << 22):  # a mark for each possible value: 5 bytes each
         used = np.zeros(span, dtype=bool)
         used[keys] = True
         objects = np.flatnonzero(used)  # in address order
-        position = np.empty(span, dtype=np.int64)
+        position = np.empty(span, dtype=np.int32 if objects.size < 2**31 else np.int64)
         position[objects] = np.arange(objects.size)
-        rows = position[keys]
+        rows = position[keys].astype(np.int64)
         first = np.empty(objects.size, dtype=np.int64)
         first[rows] = np.arange(n)  # (the last row of each object: any will do)
         return first, rows
