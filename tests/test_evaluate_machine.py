@@ -116,7 +116,8 @@ def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
 
 
 @pytest.mark.parametrize("counted", [False, True])
-def test_first_repeated_pair_either_way_equals_a_loop(counted, monkeypatch):
+@pytest.mark.parametrize("rows", ["in any order", "by query", "in blocks of a query"])
+def test_first_repeated_pair_either_way_equals_a_loop(counted, rows, monkeypatch):
     monkeypatch.setattr(counting, "MIN_ROWS", 1 if counted else 10**9)
     rng = np.random.default_rng(7)
     for n_pairs in (10_000, 600):  # all distinct (almost surely not with 600), then repeats
@@ -124,6 +125,11 @@ def test_first_repeated_pair_either_way_equals_a_loop(counted, monkeypatch):
         if n_pairs == 10_000:
             distinct = rng.choice(n_pairs, 500, replace=False)
             query, doc = distinct // 500, distinct % 500
+        if rows != "in any order":  # each query's rows together (counted: by doc alone)
+            by_query = np.argsort(query, kind="stable")
+            query, doc = query[by_query], doc[by_query]
+            if rows == "in blocks of a query":  # the blocks in another order than the codes
+                query = rng.permutation(20)[query]
         seen, expected = set(), None
         for i, pair in enumerate(zip(query.tolist(), doc.tolist(), strict=True)):
             if pair in seen:

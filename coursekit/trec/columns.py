@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .counting import order_by
+from .counting import countable, order_by, stable_order
 from .machine import use_hash_tables
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
@@ -34,17 +34,32 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
 def first_repeated_pair(query: np.ndarray, doc: np.ndarray, n_docs: int) -> int | None:
     """Row of the first (query, doc) pair of codes seen before, or None; every doc code is
     below ``n_docs`` (-1 for a missing id). The rows ordered on both codes by counting
-    (:mod:`.counting`) when that applies, else as :func:`first_repeated` of one key."""
+    (:mod:`.counting`) when that applies, else as :func:`first_repeated` of one key.
+
+    When each query's rows are together (as in a run or qrels file), ordering on the doc code
+    alone is enough: a doc's rows then keep their order, and those of one query are
+    neighbours, since no row of another query lies between them.
+    """
     n_docs = max(n_docs, 1)
     order = None
     if query.size and min(query.min(), doc.min()) >= 0:  # (-1: a missing id, not counted)
-        order = order_by([(query, int(query.max()) + 1), (doc, n_docs)])
+        n_queries = int(query.max()) + 1
+        if countable(query.size, n_docs) and _grouped(query, n_queries):
+            order = stable_order(doc, n_docs)
+        else:
+            order = order_by([(query, n_queries), (doc, n_docs)])
     if order is None:
         return first_repeated(query.astype(np.int64) * n_docs + doc)
     q, d = query[order], doc[order]
     repeated = np.flatnonzero((q[1:] == q[:-1]) & (d[1:] == d[:-1]))
     # equal pairs keep their rows' order: the one after each equal neighbour was seen before
     return int(order[repeated + 1].min()) if repeated.size else None
+
+
+def _grouped(query: np.ndarray, n_queries: int) -> bool:
+    """Whether each query's rows are together (one block of neighbours a query)."""
+    blocks = 1 + int(np.count_nonzero(query[1:] != query[:-1]))
+    return blocks == int(np.count_nonzero(np.bincount(query, minlength=n_queries)))
 
 
 def first_repeated(keys: np.ndarray) -> int | None:

@@ -109,9 +109,13 @@ def untied_order(query: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
     [1, 2, 0]
     >>> untied_order(np.array([1, 0, 1]), np.array([1.0, 5.0, 1.0])) is None
     True
+    >>> untied_order(np.array([0, 0, 1]), np.array([2.0, 2.0, 1.0])) is None
+    True
     """
     if _few_scores(scores):
         return None  # few distinct scores: ties to break, very likely
+    if _by_score(query, scores) and not _by_score(query, scores, strictly=True):
+        return None  # each query's rows in order already, but some scores equal: ties
     order, tied = _by_query_then_score(query, scores)
     return None if tied.any() else order
 
