@@ -51,16 +51,21 @@ def test_gzip_files(tmp_path):
     assert _ap(run, qrels) == pytest.approx((1 + 2 / 3) / 2)
 
 
-def test_a_long_file_is_read_in_blocks_with_right_line_numbers(tmp_path, monkeypatch):
+@pytest.mark.parametrize("layout", ["plain", "mixed"])
+def test_a_long_file_is_read_in_blocks_with_right_line_numbers(tmp_path, monkeypatch, layout):
     from coursekit.trec import read
 
     monkeypatch.setattr(read, "_BLOCK", 64)  # many blocks, lines cut across block ends
     lines = [f"q{i % 7} Q0 d{i} {i} {1000 - i} r\n" for i in range(200)]
+    if layout == "mixed":  # some blocks split the plain way, some (tabs, blank lines) not
+        for i in range(0, 150, 40):
+            lines[i] = lines[i].replace(" ", "\t") + "\n"  # and a blank line: 2 lines
     lines[150] = "q1 Q0 d150 150 1_0 r\n"
     path = _write(tmp_path, "run.txt", "".join(lines[:150]))
     assert len(ck.read_run(path)) == 150
     path = _write(tmp_path, "bad.txt", "".join(lines))
-    with pytest.raises(ValueError, match=_at(path, 151) + "the score '1_0' is not a number"):
+    line = 151 + (layout == "mixed") * 4  # (the blank lines)
+    with pytest.raises(ValueError, match=_at(path, line) + "the score '1_0' is not a number"):
         ck.read_run(path)
 
 

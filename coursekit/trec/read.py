@@ -32,12 +32,12 @@ def _fail(path: PathLike, line: int, message: str) -> None:
     raise ValueError(f"{path}, line {line}: {message}")
 
 
-def _blocks(path: PathLike) -> Iterator[tuple[int, bytes]]:
-    """The file's bytes in blocks of whole lines, each with the number of its first line."""
+def _blocks(path: PathLike) -> Iterator[bytes]:
+    """The file's bytes in blocks of whole lines (the last may lack its line end)."""
     with open(path, "rb") as raw:
         gzipped = raw.read(2) == b"\x1f\x8b"
     opener: Any = gzip.open if gzipped else open
-    line, rest, first = 1, b"", True
+    rest, first = b"", True
     with opener(path, "rb") as handle:
         while True:
             chunk = handle.read(_BLOCK)
@@ -49,8 +49,7 @@ def _blocks(path: PathLike) -> Iterator[tuple[int, bytes]]:
                 data = data[3:]
             first = False
             if data:
-                yield line, data
-            line += data.count(b"\n")
+                yield data
             if not chunk:
                 return
 
@@ -131,12 +130,15 @@ def _read(path: PathLike, n_fields: int, kind: str, layout: str, comments: bool)
 
     columns: list[list] = [[] for _ in range(n_fields)]
     lines = []
-    for first_line, data in _blocks(path):
+    first_line = 1  # of the block
+    for data in _blocks(path):
         fields = _split_plain(data, n_fields) if _plain(data, comments) else None
-        if fields is not None:
+        if fields is not None:  # a row a line (no blank line): no need to count line ends
             numbers = first_line + np.arange(sum(map(len, fields[0])))
+            first_line += numbers.size
         else:
             fields, numbers = _split(path, first_line, data, (n_fields, kind, layout, comments))
+            first_line += data.count(b"\n")
         for column, chunks in zip(columns, fields, strict=True):
             column.extend(chunks)
         lines.append(numbers)
@@ -175,13 +177,15 @@ def _cast(column: Any, integer: bool) -> np.ndarray:
     import pyarrow.compute as pc
 
     values = pc.cast(column, "int64" if integer else "float64").to_numpy()
-    return values.astype(float)
+    return values.astype(float)  # (a copy: arrow's buffers are read-only)
 
 
 def _in_range(
     path: PathLike, column: Any, lines: np.ndarray, what: str, integer: bool, values: np.ndarray
 ) -> np.ndarray:
     limit = MAX_GRADE if integer else np.finfo(float).max
+    if values.size == 0 or (values.min() >= -limit and values.max() <= limit):  # (not NaN)
+        return values
     bad = ~(np.abs(values) <= limit)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
