@@ -131,3 +131,23 @@ def test_a_pair_repeated_in_a_query_not_evaluated_is_still_refused():
     judged_twice = pd.DataFrame({"query_id": ["zz", "zz"], "doc_id": ["b", "b"], "relevance": 1})
     with pytest.raises(ValueError, match="document 'b' is judged twice for query 'zz'"):
         ck.evaluate(run, pd.concat([qrels, judged_twice], ignore_index=True), ["AP"])
+
+
+def test_doc_ids_given_as_few_categories_are_numbered_not_hashed():
+    """Categoricals with many rows a category: numbering the categories costs little, so the
+    hashed look-up steps aside; the numbers are those of plain strings, looked up by hash."""
+    run, qrels = ranked_run_and_qrels(3, n_queries=60, per_query=50)
+
+    def categorical(frame):
+        return frame.astype({"query_id": "category", "doc_id": "category"})
+
+    assert (
+        pairs.hashed_rankings(*halves(categorical(run), categorical(qrels)), False, "float64")
+        is None
+    )
+    assert pairs.hashed_rankings(*halves(run, qrels), False, "float64") is not None
+    measures = ["AP", "nDCG@10", "P@5"]
+    pd.testing.assert_frame_equal(
+        ck.evaluate(categorical(run), categorical(qrels), measures).table(),
+        ck.evaluate(run, qrels, measures).table(),
+    )

@@ -49,7 +49,11 @@ def hashed_rankings(
 ) -> tuple[Rankings, list[str]] | None:
     """Every evaluated query's ranking with the grade of each retrieved document, and the
     evaluated queries; None when this path does not apply (two scores of a query tie, an id
-    is longer than 32 bytes, or two rows of one side share a hash)."""
+    is longer than 32 bytes, or two rows of one side share a hash), or when both sides give
+    their doc ids as few distinct strings (categoricals, shared objects): numbering those costs
+    little, and the numbered path's look-up by counting then beats hashing every row."""
+    if _few_distinct(run, qrels):
+        return None
     ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
     if ranked is None:
         return None
@@ -63,6 +67,14 @@ def hashed_rankings(
     grade = np.zeros(run.value.size)  # 0 when unjudged
     grade[run_row] = qrels.value[qrels_row]
     return ranked.rankings(grade, qrels)
+
+
+def _few_distinct(run: Half, qrels: Half) -> bool:
+    """Whether both sides give their doc ids as distinct strings and the position of each
+    row's (a categorical's categories and codes), at most a quarter as many strings as rows."""
+    if run.rows is None or qrels.rows is None:
+        return False
+    return 4 * (len(run.strings) + len(qrels.strings)) <= len(run.rows) + len(qrels.rows)
 
 
 @dataclass(frozen=True)
