@@ -35,11 +35,13 @@ def test_the_machine_is_measured_once_a_process():
     assert machine.hashing_beats_sorting.cache_info().hits >= 1
 
 
-@pytest.mark.parametrize("way", ["counting", "sort", "hash tables"])
+@pytest.mark.parametrize("way", ["addressing", "counting", "sort", "hash tables"])
 def test_match_pairs_every_way_equals_a_dict_look_up(way, monkeypatch):
+    if way != "addressing":
+        monkeypatch.setattr(fastcodes, "addressable", lambda *sizes: False)
     if way == "counting":
         monkeypatch.setattr(counting, "MIN_ROWS", 1)
-    else:
+    elif way != "addressing":
         monkeypatch.setattr(fastcodes, "order_by", lambda keys: None)
         always(monkeypatch, fastcodes, way == "hash tables")
     rng = np.random.default_rng(5)
@@ -115,10 +117,12 @@ def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
         ck.evaluate(run, judged_twice, ["AP"])
 
 
-@pytest.mark.parametrize("counted", [False, True])
+@pytest.mark.parametrize("way", ["addressing", "counting", "sort"])
 @pytest.mark.parametrize("rows", ["in any order", "by query", "in blocks of a query"])
-def test_first_repeated_pair_either_way_equals_a_loop(counted, rows, monkeypatch):
-    monkeypatch.setattr(counting, "MIN_ROWS", 1 if counted else 10**9)
+def test_first_repeated_pair_every_way_equals_a_loop(way, rows, monkeypatch):
+    if way != "addressing":
+        monkeypatch.setattr(columns, "addressable", lambda *sizes: False)
+    monkeypatch.setattr(counting, "MIN_ROWS", 1 if way == "counting" else 10**9)
     rng = np.random.default_rng(7)
     for n_pairs in (10_000, 600):  # all distinct (almost surely not with 600), then repeats
         query, doc = rng.integers(0, 20, 500), rng.integers(0, n_pairs // 20, 500)

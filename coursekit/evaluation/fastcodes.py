@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..trec.addressing import addressable, match_by_address
 from ..trec.codes import packed_codes
 from ..trec.counting import order_by
 from ..trec.machine import use_hash_tables
@@ -28,15 +29,20 @@ def match_pairs(
     whether some pair is repeated in the run, and in the qrels. ``run`` and ``qrels`` are
     ``(query codes, doc codes)``, every doc code below ``n_docs``.
 
-    The rows of both sides are ordered on ``query, doc, side`` (the qrels first), by counting
-    (:mod:`coursekit.trec.counting`) or with one sort of the three and the row packed in an
-    integer; where numpy's sort is slow (:mod:`coursekit.trec.machine`) and counting does not
-    apply, with hash tables. None when the codes do not fit (or, with hash tables, some pair is
-    repeated in the qrels: then the caller looks them up its own way)."""
+    By direct addressing, a few queries at a time (:mod:`coursekit.trec.addressing`), or, when
+    the codes do not fit its table, with the rows of both sides ordered on ``query, doc, side``
+    (the qrels first), by counting (:mod:`coursekit.trec.counting`) or with one sort of the
+    three and the row packed in an integer; where numpy's sort is slow
+    (:mod:`coursekit.trec.machine`) and counting does not apply, with hash tables. None when
+    the codes do not fit (or, with hash tables, some pair is repeated in the qrels: then the
+    caller looks them up its own way)."""
     (run_query, run_doc), (qrels_query, qrels_doc) = run, qrels
     n_run, n_qrels = run_query.size, qrels_query.size
     n_docs = max(n_docs, 1)
     n_queries = int(max(run_query.max(initial=0), qrels_query.max(initial=0))) + 1
+    low = min(run_query.min(initial=0), run_doc.min(initial=0), qrels_query.min(initial=0))
+    if min(low, qrels_doc.min(initial=0)) >= 0 and addressable(n_run + n_qrels, n_queries, n_docs):
+        return match_by_address(run, qrels, n_queries, n_docs)
     key_bits = (n_queries * 2 * n_docs - 1).bit_length()  # of query, doc, side together
     if key_bits > 62:
         return None

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .addressing import addressable, repeated_by_address
 from .counting import countable, order_by, stable_order
 from .machine import use_hash_tables
 
@@ -33,8 +34,9 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
 
 def first_repeated_pair(query: np.ndarray, doc: np.ndarray, n_docs: int) -> int | None:
     """Row of the first (query, doc) pair of codes seen before, or None; every doc code is
-    below ``n_docs`` (-1 for a missing id). The rows ordered on both codes by counting
-    (:mod:`.counting`) when that applies, else as :func:`first_repeated` of one key.
+    below ``n_docs`` (-1 for a missing id). Whether there is one is found by direct
+    addressing (:mod:`.addressing`) when that applies; the row, with the rows ordered on both
+    codes by counting (:mod:`.counting`), or as :func:`first_repeated` of one key.
 
     When each query's rows are together (as in a run or qrels file), ordering on the doc code
     alone is enough: a doc's rows then keep their order, and those of one query are
@@ -44,6 +46,10 @@ def first_repeated_pair(query: np.ndarray, doc: np.ndarray, n_docs: int) -> int 
     order = None
     if query.size and min(query.min(), doc.min()) >= 0:  # (-1: a missing id, not counted)
         n_queries = int(query.max()) + 1
+        if addressable(query.size, n_queries, n_docs) and not repeated_by_address(
+            query, doc, n_queries, n_docs
+        ):
+            return None  # (when some pair is repeated, the rows below find the first)
         if countable(query.size, n_docs) and _grouped(query, n_queries):
             order = stable_order(doc, n_docs)
         else:

@@ -1,0 +1,61 @@
+"""(query, doc) pairs found by direct addressing (:mod:`coursekit.trec.addressing`) are those a
+Python dict finds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from coursekit.trec import addressing
+
+
+@pytest.fixture(params=[1 << 20, 64], ids=["one block", "a block per query"])
+def cells(request, monkeypatch):
+    monkeypatch.setattr(addressing, "TABLE_CELLS", request.param)
+    return request.param
+
+
+def pairs(rng, n_rows, n_queries, n_docs, distinct=True):
+    """Random (query, doc) codes, in any order, the queries as int8 (as a small categorical's)."""
+    if distinct:
+        keys = rng.choice(n_queries * n_docs, size=n_rows, replace=False)
+    else:
+        keys = rng.integers(0, n_queries * n_docs, n_rows)
+    return (keys // n_docs).astype(np.int8), keys % n_docs
+
+
+@pytest.mark.parametrize("grouped", [False, True], ids=["rows in any order", "by query"])
+def test_match_by_address_equals_a_dict_look_up(cells, grouped):
+    rng = np.random.default_rng(1)
+    run, qrels = pairs(rng, 3000, 40, 200), pairs(rng, 700, 40, 200)
+    if grouped:
+        by_query = np.argsort(run[0], kind="stable")
+        run = (run[0][by_query], run[1][by_query])
+    position = {(int(q), int(d)): i for i, (q, d) in enumerate(zip(*qrels, strict=True))}
+    expected = [position.get((int(q), int(d)), -1) for q, d in zip(*run, strict=True)]
+    found, run_twice, qrels_twice = addressing.match_by_address(run, qrels, 40, 200)
+    assert found.tolist() == expected
+    assert not run_twice and not qrels_twice
+
+
+def test_match_by_address_tells_which_side_repeats_a_pair(cells):
+    rng = np.random.default_rng(2)
+    run, qrels = pairs(rng, 3000, 40, 200), pairs(rng, 700, 40, 200)
+    twice = tuple(np.r_[codes, codes[1234:1235]] for codes in run)  # a pair again, at the end
+    assert addressing.match_by_address(twice, qrels, 40, 200)[1:] == (True, False)
+    twice = tuple(np.r_[codes[:1], codes] for codes in qrels)
+    assert addressing.match_by_address(run, twice, 40, 200)[1:] == (False, True)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_repeated_by_address_equals_a_set(cells, seed):
+    rng = np.random.default_rng(seed)
+    query, doc = pairs(rng, 150, 30, 40, distinct=seed % 2 == 0)
+    as_pairs = list(zip(query.tolist(), doc.tolist(), strict=True))
+    assert addressing.repeated_by_address(query, doc, 30, 40) == (len(set(as_pairs)) < 150)
+
+
+def test_addressing_only_where_the_table_holds_a_query_and_blocks_are_full():
+    assert addressing.addressable(1_000_000, 1000, 100_000)
+    assert not addressing.addressable(1_000_000, 1000, addressing.TABLE_CELLS + 1)
+    assert not addressing.addressable(1000, 1000, 100_000)  # a block per query: 1 row each
