@@ -36,3 +36,16 @@ def expected_grades(run: pd.DataFrame, qrels: pd.DataFrame, queries: list[str]) 
     grade = {(q, d): float(g) for q, d, g in qrels.itertuples(index=False)}
     kept = set(queries)
     return [grade.get((q, d), 0.0) for q, d, _ in run.itertuples(index=False) if q in kept]
+
+
+def shuffled(run: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """The run's rows in random order: ranked on query and score (the hashed look-up is for
+    runs not in trec_eval's order; a ranked run's doc ids are numbered)."""
+    return run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def by_hand(run: pd.DataFrame) -> pd.DataFrame:
+    """The rows in trec_eval's order for distinct scores: query id (as a string), score
+    descending."""
+    as_str = run.astype({"query_id": str, "doc_id": str})
+    return as_str.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")

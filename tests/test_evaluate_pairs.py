@@ -9,7 +9,7 @@ import importlib
 import numpy as np
 import pandas as pd
 import pytest
-from pairs_support import expected_grades, ranked_run_and_qrels
+from pairs_support import by_hand, expected_grades, ranked_run_and_qrels, shuffled
 
 import coursekit as ck
 from coursekit.evaluation import pairs
@@ -43,6 +43,7 @@ def test_hashed_look_up_finds_every_grade_even_when_pairs_share_hashes(
     answered = shared = 0
     for seed in range(16):
         run, qrels = ranked_run_and_qrels(seed, n_queries=6)
+        run = shuffled(run, seed)
         if ids == "categorical":
             run = run.astype({"query_id": "category", "doc_id": "category"})
             qrels = qrels.astype({"query_id": "category", "doc_id": "category"})
@@ -55,7 +56,7 @@ def test_hashed_look_up_finds_every_grade_even_when_pairs_share_hashes(
             answered += 1
             rankings, queries = result
             shared += shared_hashes(run_half, qrels_half, queries, hash_bits)
-            expected = expected_grades(run.astype(str), qrels.astype(str), queries)
+            expected = expected_grades(by_hand(run), qrels.astype(str), queries)
             assert rankings.grade.tolist() == expected
             assert rankings.n_queries == len(queries)
     assert answered >= (16 if look_up == "sorted" else 8)
@@ -67,14 +68,16 @@ def test_short_hashes_give_the_numbered_paths_numbers(monkeypatch):
     measures = ["AP", "P@5", "nDCG@10", "RR", "NumRelRet", "R@20"]
     for seed in range(6):
         run, qrels = ranked_run_and_qrels(seed, n_queries=5)
+        run = shuffled(run, seed)
         fast = ck.evaluate(run, qrels, measures).table()
         reference = ck.evaluate(run, qrels, measures, fast=False).table()
         pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
 
 
-def test_a_ranked_run_is_looked_up_by_hash_and_a_tied_one_numbered(monkeypatch):
-    """The numbered path (``sides``) runs only when needed: ties to break by doc id, or a
-    measure that needs doc codes (Bpref)."""
+def test_which_runs_are_looked_up_by_hash_in_dicts_or_numbered(monkeypatch):
+    """An unsorted run without ties is looked up by hash, nested dicts in the dicts; the
+    numbered path (``sides``) runs for a run in trec_eval's order (numbered, then looked up by
+    direct addressing: faster), ties to break by doc id, a measure that needs doc codes."""
     calls = []
     numbered = evaluate_module.sides
 
@@ -85,13 +88,14 @@ def test_a_ranked_run_is_looked_up_by_hash_and_a_tied_one_numbered(monkeypatch):
     monkeypatch.setattr(evaluate_module, "sides", counted)
     run, qrels = ranked_run_and_qrels(0)
     as_dicts = (ck.run_to_dict(run), ck.qrels_to_dict(qrels))
-    ck.evaluate(run, qrels, ["AP"])
+    ck.evaluate(shuffled(run, 0), qrels, ["AP"])
     ck.evaluate(*as_dicts, ["AP", "nDCG@10"])
     assert calls == []
+    ck.evaluate(run, qrels, ["AP"])
     tied = run.assign(score=run["score"].round(0))
     ck.evaluate(tied, qrels, ["AP"])
-    ck.evaluate(run, qrels, ["Bpref"])
-    assert calls == [1, 1]
+    ck.evaluate(shuffled(run, 0), qrels, ["Bpref"])
+    assert calls == [1, 1, 1]
 
 
 @pytest.mark.parametrize("form", ["frame", "dicts"])
@@ -104,23 +108,31 @@ def test_an_unsorted_run_without_ties_is_ranked_and_looked_up_by_hash(form, monk
     measures = ["AP", "P@5", "nDCG@10", "RR", "R@20"]
     for seed in range(4):
         run, qrels = ranked_run_and_qrels(seed)
-        shuffled = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
-        given = shuffled if form == "frame" else ck.run_to_dict(shuffled)
+        rows = shuffled(run, seed)
+        given = rows if form == "frame" else _dicts_as_listed(rows)
         qrels_given = qrels if form == "frame" else ck.qrels_to_dict(qrels)
         result = pairs.hashed_rankings(*halves(given, qrels_given), False, "float64")
         assert result is not None
         rankings, queries = result
-        by_hand = shuffled.sort_values(["query_id", "score"], ascending=[True, False])
-        assert rankings.grade.tolist() == expected_grades(by_hand, qrels, queries)
+        ranked = by_hand(rows)
+        assert rankings.grade.tolist() == expected_grades(ranked, qrels, queries)
         assert rankings.rank.tolist() == [
-            r for q in queries for r in range(1, int((by_hand["query_id"] == q).sum()) + 1)
+            r for q in queries for r in range(1, int((ranked["query_id"] == q).sum()) + 1)
         ]
         fast = ck.evaluate(given, qrels_given, measures).table()
         monkeypatch.undo()
-        reference = ck.evaluate(shuffled, qrels, measures, fast=False).table()
+        reference = ck.evaluate(rows, qrels, measures, fast=False).table()
         monkeypatch.setattr(evaluate_module, "sides", lambda *args: calls.append(1))
         pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
     assert calls == []
+
+
+def _dicts_as_listed(rows: pd.DataFrame) -> dict:
+    """{query: {doc: score}}, each query's docs in the order the rows list them."""
+    nested: dict = {}
+    for q, d, score in rows[["query_id", "doc_id", "score"]].itertuples(index=False):
+        nested.setdefault(q, {})[d] = score
+    return nested
 
 
 def test_a_pair_repeated_in_a_query_not_evaluated_is_still_refused():
@@ -145,7 +157,7 @@ def test_doc_ids_given_as_few_categories_are_numbered_not_hashed():
         pairs.hashed_rankings(*halves(categorical(run), categorical(qrels)), False, "float64")
         is None
     )
-    assert pairs.hashed_rankings(*halves(run, qrels), False, "float64") is not None
+    assert pairs.hashed_rankings(*halves(shuffled(run, 3), qrels), False, "float64") is not None
     measures = ["AP", "nDCG@10", "P@5"]
     pd.testing.assert_frame_equal(
         ck.evaluate(categorical(run), categorical(qrels), measures).table(),

@@ -188,27 +188,21 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
     (and its doc code, ``with_docs``), and whether some (query, doc) pair of the run is
     repeated (None: not looked at)."""
     scores = at_precision(encoded.scores, score_precision)
-    query, order = encoded.run_query, None
+    query, doc = encoded.run_query, encoded.run_doc
     if not in_trec_order(query, scores):  # else the rows stay as they are
-        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), encoded.run_doc)
-        query = query[order]
-    # the grade of each retrieved document: 0 when unjudged
-    run_pairs = (encoded.run_query, encoded.run_doc)
+        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), doc)
+        query, doc = query[order], doc[order]
+    # the grade of each retrieved document (in rank order): 0 when unjudged
     qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
-    matched = match_pairs(run_pairs, qrels_pairs, len(encoded.docs))
+    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs))
     repeated = None
     if matched is not None:
         found, repeated = matched[0], matched[1]
     else:
         width = max(len(encoded.docs), 1)
         qrels_key = encoded.qrels_query * width + encoded.qrels_doc
-        found = pd.Index(qrels_key).get_indexer(encoded.run_query * width + encoded.run_doc)
-    if order is not None:
-        found = found[order]
+        found = pd.Index(qrels_key).get_indexer(query * width + doc)
     grade = np.where(found >= 0, encoded.grades[found], 0.0)
-    doc = None
-    if with_docs:
-        doc = encoded.run_doc if order is None else encoded.run_doc[order]
     return Rankings(
         query=query,
         rank=ranks_in_blocks(query),
@@ -216,7 +210,7 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         n_queries=len(encoded.queries),
         judged_query=encoded.qrels_query,
         judged_grade=encoded.grades,
-        doc=doc,
+        doc=doc if with_docs else None,
         judged_doc=encoded.qrels_doc if with_docs else None,
     ), repeated
 

@@ -1,14 +1,16 @@
 """The judgments' look-up without numbering the doc ids, for :func:`coursekit.evaluate`.
 
 Numbering a million doc ids (a hash table of their strings, or of integers packed from them)
-costs as much as all the rest of an evaluation. When no two scores of a query tie (so that no
-tie is broken by doc id) and no measure needs doc codes, it is not needed: the rows are ranked
-on their query codes and scores alone (:func:`ranked_run`, unless already in trec_eval's
-order), and each row's (query, doc id) pair is hashed to a 64-bit integer. Equal pairs have
-equal hashes; the hashes of run and qrels are then matched either by one sort of ``hash, side,
-row`` packed in one integer (a judged retrieved document comes right after its judgment), or,
-where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash tables (pandas'),
-which also say whether a hash is repeated within a side.
+costs a third of an evaluation. When no two scores of a query tie (so that no tie is broken by
+doc id) and no measure needs doc codes, it is not needed: the rows are ranked on their query
+codes and scores alone (:func:`ranked_run`), and each row's (query, doc id) pair is hashed to a
+64-bit integer. (A run already in trec_eval's order is numbered all the same: its pairs of
+codes are then looked up by direct addressing, :mod:`coursekit.trec.addressing`, and that is
+about a tenth faster in all than hashing every row; for an unsorted run the two are even.)
+Equal pairs have equal hashes; the hashes of run and qrels are then matched either by one sort
+of ``hash, side, row`` packed in one integer (a judged retrieved document comes right after
+its judgment), or, where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash
+tables (pandas'), which also say whether a hash is repeated within a side.
 
 The hash can be shared by different pairs. Nothing is taken on trust: every match is checked on
 the ids themselves (query, the id's bytes and length); two rows of one side that share a hash
@@ -49,13 +51,15 @@ def hashed_rankings(
 ) -> tuple[Rankings, list[str]] | None:
     """Every evaluated query's ranking with the grade of each retrieved document, and the
     evaluated queries; None when this path does not apply (two scores of a query tie, an id
-    is longer than 32 bytes, or two rows of one side share a hash), or when both sides give
-    their doc ids as few distinct strings (categoricals, shared objects): numbering those costs
-    little, and the numbered path's look-up by counting then beats hashing every row."""
+    is longer than 32 bytes, or two rows of one side share a hash), or when the numbered path
+    is faster: when the run is in trec_eval's order already (numbering the doc ids, then
+    looking the pairs up by direct addressing, :mod:`coursekit.trec.addressing`, beats hashing
+    every row by about a tenth), or when both sides give their doc ids as few distinct strings
+    (categoricals, shared objects), which cost little to number."""
     if _few_distinct(run, qrels):
         return None
     ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
-    if ranked is None:
+    if ranked is None or ranked.order is None:
         return None
     ids = _Ids.of(run, qrels, ranked.run_query, ranked.qrels_query, len(ranked.queries))
     if ids is None:
