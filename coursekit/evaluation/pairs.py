@@ -6,7 +6,7 @@ doc id) and no measure needs doc codes, it is not needed: the rows are ranked on
 codes and scores alone (:func:`ranked_run`), and each row's (query, doc id) pair is hashed to a
 64-bit integer. (A run already in trec_eval's order is numbered all the same: its pairs of
 codes are then looked up by direct addressing, :mod:`coursekit.trec.addressing`, and that is
-about a tenth faster in all than hashing every row; for an unsorted run the two are even.)
+as fast as hashing every row or up to a tenth faster; for an unsorted run the two are even.)
 Equal pairs have equal hashes; the hashes of run and qrels are then matched either by one sort
 of ``hash, side, row`` packed in one integer (a judged retrieved document comes right after
 its judgment), or, where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash
@@ -54,7 +54,7 @@ def hashed_rankings(
     is longer than 32 bytes, or two rows of one side share a hash), or when the numbered path
     is faster: when the run is in trec_eval's order already (numbering the doc ids, then
     looking the pairs up by direct addressing, :mod:`coursekit.trec.addressing`, beats hashing
-    every row by about a tenth), or when both sides give their doc ids as few distinct strings
+    every row by up to a tenth), or when both sides give their doc ids as few distinct strings
     (categoricals, shared objects), which cost little to number."""
     if _few_distinct(run, qrels):
         return None
