@@ -53,3 +53,10 @@ def test_order_by_gives_up_on_keys_with_too_many_values():
 def test_counting_only_with_not_many_more_keys_than_rows():
     assert counting.countable(1000, 2000)
     assert not counting.countable(1000, 2001)
+
+
+def test_a_changed_pandas_counting_pass_falls_back_to_numpys_sort(monkeypatch):
+    monkeypatch.setattr(counting, "MIN_ROWS", 1)
+    monkeypatch.setattr(counting, "_groupsort_indexer", lambda keys, n: keys.argsort())  # 1 array
+    keys = np.array([2, 0, 2, 1, 0])
+    assert counting.stable_order(keys, 3).tolist() == [1, 4, 3, 0, 2]
