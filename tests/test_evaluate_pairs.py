@@ -18,6 +18,13 @@ from coursekit.evaluation.encode import halves
 evaluate_module = importlib.import_module("coursekit.evaluation.evaluate")  # not the function
 
 
+@pytest.fixture(autouse=True)
+def many_doc_ids(monkeypatch):
+    """The test runs' 300 or so doc ids count as many (the hashed look-up's case), as a
+    collection's millions do at full size."""
+    monkeypatch.setattr(pairs, "FEW_DOC_IDS", 100)
+
+
 def shared_hashes(run_half, qrels_half, queries: list[str], bits: int) -> int:
     """How many rows share their ``bits``-bit hash with a row of another pair."""
     index = pd.Index(queries)
@@ -75,9 +82,10 @@ def test_short_hashes_give_the_numbered_paths_numbers(monkeypatch):
 
 
 def test_which_runs_are_looked_up_by_hash_in_dicts_or_numbered(monkeypatch):
-    """An unsorted run without ties is looked up by hash, nested dicts in the dicts; the
-    numbered path (``sides``) runs for a run in trec_eval's order (numbered, then looked up by
-    direct addressing: faster), ties to break by doc id, a measure that needs doc codes."""
+    """A run with many distinct doc ids and no ties is looked up by hash, in trec_eval's order
+    or not; nested dicts in the dicts; the numbered path (``sides``) runs for few doc ids
+    (numbered, then looked up by direct addressing: faster), ties to break by doc id, a
+    measure that needs doc codes."""
     calls = []
     numbered = evaluate_module.sides
 
@@ -89,13 +97,34 @@ def test_which_runs_are_looked_up_by_hash_in_dicts_or_numbered(monkeypatch):
     run, qrels = ranked_run_and_qrels(0)
     as_dicts = (ck.run_to_dict(run), ck.qrels_to_dict(qrels))
     ck.evaluate(shuffled(run, 0), qrels, ["AP"])
+    ck.evaluate(run, qrels, ["AP"])
     ck.evaluate(*as_dicts, ["AP", "nDCG@10"])
     assert calls == []
-    ck.evaluate(run, qrels, ["AP"])
     tied = run.assign(score=run["score"].round(0))
     ck.evaluate(tied, qrels, ["AP"])
     ck.evaluate(shuffled(run, 0), qrels, ["Bpref"])
+    monkeypatch.setattr(pairs, "FEW_DOC_IDS", 10_000)
+    ck.evaluate(shuffled(run, 0), qrels, ["AP"])
     assert calls == [1, 1, 1]
+
+
+def test_few_doc_ids_counted_or_estimated(monkeypatch):
+    """Categories are counted; strings are counted for a few rows, else estimated from a
+    sample: compared with the true number of distinct ids, drawn at random, either side of
+    the threshold by a factor of two."""
+    monkeypatch.setattr(pairs, "FEW_DOC_IDS", 5_000)
+    rng = np.random.default_rng(8)
+    for n_rows, n_ids in ((20_000, 2_500), (20_000, 10_000), (200_000, 2_500), (200_000, 10_000)):
+        ids = np.array([f"doc{i}" for i in rng.integers(0, n_ids, n_rows)], dtype=object)
+        distinct = len(set(ids.tolist()))
+        for frame in (
+            pd.DataFrame({"query_id": "q", "doc_id": ids, "score": 1.0}),
+            pd.DataFrame({"query_id": "q", "doc_id": pd.Categorical(ids), "score": 1.0}),
+        ):
+            run_half = halves(
+                frame, pd.DataFrame({"query_id": ["q"], "doc_id": ["a"], "relevance": [1]})
+            )[0]
+            assert pairs.few_doc_ids(run_half) == (distinct <= 5_000), (n_rows, n_ids)
 
 
 @pytest.mark.parametrize("form", ["frame", "dicts"])
@@ -123,6 +152,7 @@ def test_an_unsorted_run_without_ties_is_ranked_and_looked_up_by_hash(form, monk
         monkeypatch.undo()
         reference = ck.evaluate(rows, qrels, measures, fast=False).table()
         monkeypatch.setattr(evaluate_module, "sides", lambda *args: calls.append(1))
+        monkeypatch.setattr(pairs, "FEW_DOC_IDS", 100)  # (undone with the rest)
         pd.testing.assert_frame_equal(fast, reference, check_exact=False, rtol=0, atol=1e-12)
     assert calls == []
 
@@ -145,20 +175,23 @@ def test_a_pair_repeated_in_a_query_not_evaluated_is_still_refused():
         ck.evaluate(run, pd.concat([qrels, judged_twice], ignore_index=True), ["AP"])
 
 
-def test_doc_ids_given_as_few_categories_are_numbered_not_hashed():
-    """Categoricals with many rows a category: numbering the categories costs little, so the
-    hashed look-up steps aside; the numbers are those of plain strings, looked up by hash."""
+def test_doc_ids_given_as_few_categories_are_numbered_not_hashed(monkeypatch):
+    """Categoricals with few categories: numbering them costs little, so the hashed look-up
+    steps aside; the numbers are those of plain strings, looked up by hash."""
     run, qrels = ranked_run_and_qrels(3, n_queries=60, per_query=50)
 
     def categorical(frame):
         return frame.astype({"query_id": "category", "doc_id": "category"})
 
+    assert pairs.hashed_rankings(*halves(shuffled(run, 3), qrels), False, "float64") is not None
+    monkeypatch.setattr(pairs, "FEW_DOC_IDS", run["doc_id"].nunique())
     assert (
         pairs.hashed_rankings(*halves(categorical(run), categorical(qrels)), False, "float64")
         is None
     )
-    assert pairs.hashed_rankings(*halves(shuffled(run, 3), qrels), False, "float64") is not None
     measures = ["AP", "nDCG@10", "P@5"]
+    monkeypatch.undo()
+    monkeypatch.setattr(pairs, "FEW_DOC_IDS", 100)
     pd.testing.assert_frame_equal(
         ck.evaluate(categorical(run), categorical(qrels), measures).table(),
         ck.evaluate(run, qrels, measures).table(),

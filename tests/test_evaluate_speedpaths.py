@@ -200,6 +200,35 @@ def test_tied_scores_with_signed_zeros_sort_by_hand():
     assert order.tolist() == by_hand
 
 
+@pytest.mark.parametrize(
+    "layout", ["ranked", "ranked with ties", "grouped", "shuffled", "few scores", "heavy ties"]
+)
+def test_the_queries_in_trec_order_are_the_queries_of_the_ordered_rows(layout):
+    """``trec_order_and_queries`` finds ``query[order]`` without gathering it: compared with
+    the gather, for rows already ranked (queries in any order), grouped or not, with ties, with
+    few distinct scores, above and below the rows that counting needs."""
+    for n_rows in (300, 3 * order_module.MIN_ROWS):
+        rng = np.random.default_rng(n_rows)
+        n_docs = n_rows // 6
+        ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
+        query = np.repeat(rng.permutation(6), n_docs)  # (queries not in code order)
+        doc = np.concatenate([rng.permutation(n_docs) for _ in range(6)])
+        scores = rng.normal(size=n_rows)
+        if layout in ("few scores", "heavy ties", "ranked with ties"):
+            scores = rng.choice(np.array([0.5, -0.0, 0.0, 2.0]), size=n_rows)
+        if layout.startswith("ranked"):
+            by_score = np.lexsort((-scores, np.repeat(np.arange(6), n_docs)))
+            doc, scores = doc[by_score], scores[by_score]
+        elif layout in ("shuffled", "heavy ties"):
+            perm = rng.permutation(n_rows)
+            query, doc, scores = query[perm], doc[perm], scores[perm]
+        order, queries = order_module.trec_order_and_queries(
+            query, scores, lambda ids=ids: string_ranks(ids), doc
+        )
+        assert queries.tolist() == query[order].tolist()
+        assert sorted(order.tolist()) == list(range(n_rows))
+
+
 def close_scores(rng: np.random.Generator, n: int) -> np.ndarray:
     """Scores that differ only in their last bits (they share their leading bits, so the
     packed sort must finish on the whole scores), with signed zeros, negatives and extremes."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
@@ -64,7 +64,8 @@ class Half:
     """A side whose doc ids have no codes yet: ``strings[rows[i]]`` (or ``strings[i]``).
 
     Given as a nested dict (``nested``), its doc ids are read into ``strings`` only when first
-    needed: :mod:`.nested` looks the judgments up in the dicts themselves."""
+    needed: :mod:`.nested` looks the judgments up in the dicts themselves, once it knows
+    (:attr:`distinct`) that they are all ``str``."""
 
     query: np.ndarray
     queries: pd.Index
@@ -72,15 +73,28 @@ class Half:
     rows: np.ndarray | None
     value: np.ndarray
     what: str
-    distinct: bool = False
-    nested: Mapping | None = None  #: the dict given, its doc ids all ``str``
+    keys: bool = False  #: a nested dict whose query ids are distinct as strings
+    nested: Mapping | None = None  #: the dict given
 
     @cached_property
     def strings(self) -> Any:
-        """The doc ids, a pyarrow string array without nulls."""
+        """The doc ids, a pyarrow string array without nulls (non-``str`` ids as ``str()``)."""
         if self.given is not None or self.nested is None:
             return self.given
-        return _nested_strings(self.nested)
+        strings, all_str = _nested_strings(self.nested)
+        self.__dict__["all_str"] = all_str  # (known now: no need to look at them again)
+        return strings
+
+    @cached_property
+    def all_str(self) -> bool:
+        """Whether every doc id of a nested dict is a ``str`` (7 and "7" are then not one id
+        twice); read with the strings when they are read first."""
+        return self.nested is not None and _all_str(self.nested.values())
+
+    @property
+    def distinct(self) -> bool:
+        """Whether no (query, doc id) pair can repeat: a nested dict's keys, all ``str``."""
+        return self.keys and self.all_str
 
     def doc_id(self, i: int) -> str:
         return self.strings[i if self.rows is None else int(self.rows[i])].as_py()
@@ -282,12 +296,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
     query_ids = pd.Index([str(q) for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
-    if _all_str(rankings):  # read when first needed (Half.strings)
-        strings, kept = None, nested
-    else:  # ids such as 7 and "7" become one string
-        doc_ids = [str(d) for d in chain.from_iterable(rankings)]
-        strings, kept = arrow_strings(doc_ids), None
-    distinct = kept is not None and query_ids.is_unique  # dict keys, unchanged
+    keys = query_ids.is_unique  # dict keys, unchanged (doc ids read when first needed)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
         merged, query_ids = pd.factorize(query_ids)
         query, query_ids = merged[query], pd.Index(query_ids)
@@ -295,10 +304,10 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
         present = _present(query, query_ids)
         if len(present) < len(query_ids):
             query, query_ids = present.get_indexer(query_ids)[query], present
-    return Half(query, query_ids, strings, None, array, short, distinct, kept)
+    return Half(query, query_ids, None, None, array, short, keys, nested)
 
 
-def _all_str(rankings: list[Mapping]) -> bool:
+def _all_str(rankings: Iterable[Mapping]) -> bool:
     """Whether every key of every dict is a ``str`` (``str.join`` checks it in one pass)."""
     try:
         for docs_of_query in rankings:
@@ -308,11 +317,14 @@ def _all_str(rankings: list[Mapping]) -> bool:
     return True
 
 
-def _nested_strings(nested: Mapping) -> Any:
-    """The doc ids of a nested dict whose keys are all strings, as one pyarrow array."""
+def _nested_strings(nested: Mapping) -> tuple[Any, bool]:
+    """The doc ids of a nested dict as one pyarrow array, and whether they were all ``str``
+    (else each id is read as its ``str()``: 7 and "7" become one id)."""
     doc_ids = list(chain.from_iterable(nested.values()))
-    strings = strings_array(doc_ids)
-    return arrow_strings(doc_ids) if strings is None else strings
+    strings = strings_array(doc_ids)  # (a string array only when every id is a str)
+    if strings is not None:
+        return strings, True
+    return arrow_strings([str(d) for d in doc_ids]), False
 
 
 def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:

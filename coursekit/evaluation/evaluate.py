@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..measures.graded import VARIANTS
 from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure, ranks_in_blocks
-from ..trec.order import in_trec_order, string_ranks, trec_order
+from ..trec.order import in_trec_order, string_ranks, trec_order_and_queries
 from ..validation import check_bool, check_choice
 from .encode import Encoded, check_run_pairs, encode, halves, sides
 from .fastcodes import match_pairs
@@ -190,8 +190,10 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
     scores = at_precision(encoded.scores, score_precision)
     query, doc = encoded.run_query, encoded.run_doc
     if not in_trec_order(query, scores):  # else the rows stay as they are
-        order = trec_order(query, scores, lambda: string_ranks(encoded.docs), doc)
-        query, doc = query[order], doc[order]
+        order, query = trec_order_and_queries(
+            query, scores, lambda: string_ranks(encoded.docs), doc
+        )
+        doc = doc[order]
     # the grade of each retrieved document (in rank order): 0 when unjudged
     qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
     matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs))
@@ -202,7 +204,7 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         width = max(len(encoded.docs), 1)
         qrels_key = encoded.qrels_query * width + encoded.qrels_doc
         found = pd.Index(qrels_key).get_indexer(query * width + doc)
-    grade = np.where(found >= 0, encoded.grades[found], 0.0)
+    grade = np.append(encoded.grades, 0.0)[found]  # found -1 (unjudged): the 0 appended
     return Rankings(
         query=query,
         rank=ranks_in_blocks(query),

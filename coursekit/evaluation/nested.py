@@ -31,10 +31,10 @@ def nested_rankings(
     """Every evaluated query's ranking with the grade of each retrieved document, and the
     evaluated queries; None unless both sides are nested dicts with string doc ids and distinct
     query ids, and no two scores of a query tie."""
-    if run.nested is None or qrels.nested is None or not (run.distinct and qrels.distinct):
+    if run.nested is None or qrels.nested is None or not (run.keys and qrels.keys):
         return None
     ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
-    if ranked is None:
+    if ranked is None or not (run.distinct and qrels.distinct):  # ties first: cheaper to see
         return None
     return ranked.rankings(_grades(run.nested, qrels.nested, run.value.size), qrels)
 

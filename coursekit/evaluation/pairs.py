@@ -21,6 +21,7 @@ or more. Each check gives the same answer as the numbered path, which the tests 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,14 +53,13 @@ def hashed_rankings(
     """Every evaluated query's ranking with the grade of each retrieved document, and the
     evaluated queries; None when this path does not apply (two scores of a query tie, an id
     is longer than 32 bytes, or two rows of one side share a hash), or when the numbered path
-    is faster: when the run is in trec_eval's order already (numbering the doc ids, then
-    looking the pairs up by direct addressing, :mod:`coursekit.trec.addressing`, beats hashing
-    every row by up to a tenth), or when both sides give their doc ids as few distinct strings
-    (categoricals, shared objects), which cost little to number."""
-    if _few_distinct(run, qrels):
+    is faster: when the run's doc ids are few (:func:`few_doc_ids`), numbering them is cheap;
+    when it has more than :data:`HASHED_ROWS` rows, hashing and matching every row costs more
+    than numbering (10 million rows, a million doc ids: 3.3 s against 1.1 s)."""
+    if run.value.size > HASHED_ROWS or few_doc_ids(run):
         return None
     ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
-    if ranked is None or ranked.order is None:
+    if ranked is None:
         return None
     ids = _Ids.of(run, qrels, ranked.run_query, ranked.qrels_query, len(ranked.queries))
     if ids is None:
@@ -73,12 +73,45 @@ def hashed_rankings(
     return ranked.rankings(grade, qrels)
 
 
-def _few_distinct(run: Half, qrels: Half) -> bool:
-    """Whether both sides give their doc ids as distinct strings and the position of each
-    row's (a categorical's categories and codes), at most a quarter as many strings as rows."""
-    if run.rows is None or qrels.rows is None:
-        return False
-    return 4 * (len(run.strings) + len(qrels.strings)) <= len(run.rows) + len(qrels.rows)
+FEW_DOC_IDS = 1 << 17  #: at most this many distinct doc ids in a run: the numbered path
+HASHED_ROWS = 1 << 20  #: more rows in a run: the numbered path (measured at 1M and 10M)
+_SAMPLE = 1 << 13
+
+
+def few_doc_ids(run: Half) -> bool:
+    """Whether the run has at most :data:`FEW_DOC_IDS` distinct doc ids, as counted (the
+    categories of a categorical) or estimated from a sample of its rows.
+
+    Numbering doc ids costs little when they are few (their hash table fits the processor's
+    cache) and then makes the look-up a direct addressing, faster than hashing pairs; with
+    many (as when each query retrieves its own passages of a large collection) it costs far
+    more. Measured for a million rows (``benchmarks/README.md``): the numbered path is 12%
+    faster with 100,000 distinct doc ids, even at about 130,000, and 1.3 to 2 times slower
+    from 300,000 on. The estimate: ``s`` rows taken across the run show about
+    ``d * (1 - exp(-s / d))`` distinct ids when ``d`` ids are equally likely, a number that
+    grows with ``d``; so at most :data:`FEW_DOC_IDS` ids, when they show at most as many as
+    that many ids would.
+
+    >>> import pyarrow as pa
+    >>> def run_of(doc_ids):
+    ...     return Half(np.zeros(0), None, pa.array(doc_ids), None, np.zeros(0), "run")
+    >>> few_doc_ids(run_of([f"d{i % 5000}" for i in range(200_000)]))
+    True
+    >>> few_doc_ids(run_of([f"d{i}" for i in range(200_000)]))
+    False
+    """
+    import pyarrow.compute as pc
+
+    if run.rows is not None:  # a categorical: its categories (the ids of shared objects)
+        return len(run.strings) <= FEW_DOC_IDS
+    n_rows = len(run.strings)
+    if n_rows <= FEW_DOC_IDS:  # (at most one id a row)
+        return True
+    if n_rows <= 4 * _SAMPLE:  # few rows (but more than the ids counted as few): counted
+        return pc.count_distinct(run.strings).as_py() <= FEW_DOC_IDS
+    taken = np.linspace(0, n_rows - 1, _SAMPLE).astype(np.int64)  # across the rows
+    shown = pc.count_distinct(run.strings.take(taken)).as_py()
+    return shown <= FEW_DOC_IDS * -math.expm1(-_SAMPLE / FEW_DOC_IDS)
 
 
 @dataclass(frozen=True)
@@ -117,7 +150,19 @@ def ranked_run(
     run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
 ) -> RankedRun | None:
     """The evaluated rows of the run ranked (unless already in trec_eval's order); None when
-    two scores of a query tie (their order needs the doc ids)."""
+    two scores of a query tie (their order needs the doc ids). Computed once for a run and
+    qrels (:mod:`.nested`'s path and this one both ask)."""
+    known = run.__dict__.get("_ranked")  # (qrels, options, ranked)
+    if known is not None and known[0] is qrels and known[1] == (missing_as_zero, score_precision):
+        return known[2]
+    ranked = _ranked_run(run, qrels, missing_as_zero, score_precision)
+    run.__dict__["_ranked"] = (qrels, (missing_as_zero, score_precision), ranked)
+    return ranked
+
+
+def _ranked_run(
+    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
+) -> RankedRun | None:
     queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
