@@ -33,9 +33,12 @@ def test_match_by_address_equals_a_dict_look_up(cells, grouped):
         run = (run[0][by_query], run[1][by_query])
     position = {(int(q), int(d)): i for i, (q, d) in enumerate(zip(*qrels, strict=True))}
     expected = [position.get((int(q), int(d)), -1) for q, d in zip(*run, strict=True)]
-    found, run_twice, qrels_twice = addressing.match_by_address(run, qrels, 40, 200)
-    assert found.tolist() == expected
-    assert not run_twice and not qrels_twice
+    for qrels_distinct in (False, True):  # (True: the qrels' repeats not looked for)
+        found, run_twice, qrels_twice = addressing.match_by_address(
+            run, qrels, 40, 200, qrels_distinct
+        )
+        assert found.tolist() == expected
+        assert not run_twice and not qrels_twice
 
 
 def test_match_by_address_tells_which_side_repeats_a_pair(cells):
@@ -43,6 +46,7 @@ def test_match_by_address_tells_which_side_repeats_a_pair(cells):
     run, qrels = pairs(rng, 3000, 40, 200), pairs(rng, 700, 40, 200)
     twice = tuple(np.r_[codes, codes[1234:1235]] for codes in run)  # a pair again, at the end
     assert addressing.match_by_address(twice, qrels, 40, 200)[1:] == (True, False)
+    assert addressing.match_by_address(twice, qrels, 40, 200, qrels_distinct=True)[1]
     twice = tuple(np.r_[codes[:1], codes] for codes in qrels)
     assert addressing.match_by_address(run, twice, 40, 200)[1:] == (False, True)
 

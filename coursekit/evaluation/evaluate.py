@@ -196,7 +196,8 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         doc = doc[order]
     # the grade of each retrieved document (in rank order): 0 when unjudged
     qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
-    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs))
+    # (the qrels were checked for repeated pairs by :func:`sides`: not looked at again)
+    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs), qrels_distinct=True)
     repeated = None
     if matched is not None:
         found, repeated = matched[0], matched[1]

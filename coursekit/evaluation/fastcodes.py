@@ -26,7 +26,10 @@ _NUMBERS = ("floating", "integer", "mixed-integer-float")  # infer_dtype's kinds
 
 
 def match_pairs(
-    run: tuple[np.ndarray, np.ndarray], qrels: tuple[np.ndarray, np.ndarray], n_docs: int
+    run: tuple[np.ndarray, np.ndarray],
+    qrels: tuple[np.ndarray, np.ndarray],
+    n_docs: int,
+    qrels_distinct: bool = False,
 ) -> tuple[np.ndarray, bool, bool] | None:
     """For each run row, the qrels row with the same (query, doc) codes (-1 if none), and
     whether some pair is repeated in the run, and in the qrels. ``run`` and ``qrels`` are
@@ -38,14 +41,15 @@ def match_pairs(
     three and the row packed in an integer; where numpy's sort is slow
     (:mod:`coursekit.trec.machine`) and counting does not apply, with hash tables. None when
     the codes do not fit (or, with hash tables, some pair is repeated in the qrels: then the
-    caller looks them up its own way)."""
+    caller looks them up its own way). ``qrels_distinct``: the caller has checked that no pair
+    of the qrels repeats (then the qrels' repeats may not be looked for again)."""
     (run_query, run_doc), (qrels_query, qrels_doc) = run, qrels
     n_run, n_qrels = run_query.size, qrels_query.size
     n_docs = max(n_docs, 1)
     n_queries = int(max(run_query.max(initial=0), qrels_query.max(initial=0))) + 1
     low = min(run_query.min(initial=0), run_doc.min(initial=0), qrels_query.min(initial=0))
     if min(low, qrels_doc.min(initial=0)) >= 0 and addressable(n_run + n_qrels, n_queries, n_docs):
-        return match_by_address(run, qrels, n_queries, n_docs)
+        return match_by_address(run, qrels, n_queries, n_docs, qrels_distinct)
     key_bits = (n_queries * 2 * n_docs - 1).bit_length()  # of query, doc, side together
     if key_bits > 62:
         return None

@@ -38,11 +38,13 @@ def match_by_address(
     qrels: tuple[np.ndarray, np.ndarray],
     n_queries: int,
     n_docs: int,
+    qrels_distinct: bool = False,
 ) -> tuple[np.ndarray, bool, bool]:
     """For each run row, the qrels row with the same (query, doc) codes (-1 if none), and
     whether some pair is repeated in the run, and in the qrels (then ``found`` is not to be
-    trusted: the caller reports the repeat). Codes are non-negative, below ``n_queries`` and
-    ``n_docs`` (see :func:`addressable`).
+    trusted: the caller reports the repeat; with ``qrels_distinct``, the caller has checked
+    the qrels already, and they are not looked at again). Codes are non-negative, below
+    ``n_queries`` and ``n_docs`` (see :func:`addressable`).
 
     >>> found, run_twice, qrels_twice = match_by_address(
     ...     (np.array([0, 0, 1]), np.array([5, 6, 5])), (np.array([1, 0]), np.array([5, 6])), 2, 7)
@@ -54,8 +56,9 @@ def match_by_address(
     run_repeated = qrels_repeated = False
     blocks = zip(_blocks(*run, n_queries, n_docs), _blocks(*qrels, n_queries, n_docs), strict=True)
     for (run_rows, run_cells), (qrels_rows, qrels_cells) in blocks:
-        qrels_repeated |= _written_over(table, qrels_cells)
-        table[qrels_cells] = -1
+        if not qrels_distinct:
+            qrels_repeated |= _written_over(table, qrels_cells)
+            table[qrels_cells] = -1
         run_repeated |= _written_over(table, run_cells)
         at = table[qrels_cells]  # (a position among run_rows)
         judged = np.flatnonzero(at >= 0)

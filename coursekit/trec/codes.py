@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
 _LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 _CHUNK = 1 << 20
+_TOP_BYTE = 7 if sys.byteorder == "little" else 0  #: where a word's top byte lies in memory
 
 
 def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -56,11 +58,14 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
     size = np.concatenate(sizes) if len(sizes) > 1 else sizes[0]
     # ids of at most 8 bytes: the bytes, with the length in the (then empty) top byte, are the
     # id itself; exact unless an 8-byte id ends with a byte below 8 (then mixed and checked)
-    exact = len(words) == 1 and not np.any((size == 8) & (words[0] >> np.uint64(56) < 8))
+    top = words[0].view(np.uint8)[_TOP_BYTE::8]  # each word's top byte, read in place
+    exact = len(words) == 1 and not np.any((top < 8) & (size == 8))
     key = words[0] if exact else words[0].copy()  # the words are needed again if not exact
     with np.errstate(over="ignore"):
         if exact:
-            key |= np.where(size < 8, size, 0).astype(np.uint64) << np.uint64(56)
+            length = (size & 7).astype(np.uint64)  # the length, 0 for 8 (exact: at most 8)
+            length <<= np.uint64(56)
+            key |= length
         else:
             for word in words[1:]:
                 key *= _MIX
