@@ -151,7 +151,9 @@ def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
     or some id is not a string."""
     if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
         return None
-    codes, uniques = pd.factorize(values)
+    # a hash table sized for the few ids, not (pandas' default) for every row: it stays in
+    # the processor's cache (a million rows: 24 ms instead of 32)
+    codes, uniques = pd.factorize(values, size_hint=4 * _FEW)
     if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
         return None
     return codes, pd.Index(uniques, dtype="str")

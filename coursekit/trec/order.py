@@ -232,11 +232,16 @@ def _counted_by_query_then_score(
     if not math.isfinite(scale):  # scores closer together than a float's range allows
         return None
     # bin 0 for the highest scores; rounding keeps the order (a higher score: a bin as low)
-    bins = np.minimum(((high - scores) * scale).astype(np.int32), n_bins - 1)
+    position = np.subtract(high, scores)
+    position *= scale
+    bins = position.astype(np.int32)
+    np.minimum(bins, n_bins - 1, out=bins)
     order = order_by([(query, n_queries), (bins, n_bins)])
     if order is None:
         return None
-    query_ordered, bins = query.astype(np.int32)[order], bins[order]
+    # ordered by query code: the codes in order are counted, not gathered
+    query_ordered = np.repeat(np.arange(n_queries, dtype=np.int32), np.bincount(query))
+    bins = bins[order]
     same = (bins[1:] == bins[:-1]) & (query_ordered[1:] == query_ordered[:-1])
     if np.count_nonzero(same) > n // 8:
         return None
