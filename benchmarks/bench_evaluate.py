@@ -4,8 +4,9 @@
     .venv/bin/python benchmarks/bench_evaluate.py --queries 100 --docs 200 --repeats 3   # quick
 
 The data are seeded and synthetic: each query retrieves ``--docs`` distinct documents from a pool
-of 100,000 ids ("doc12345") with continuous scores, written in rank order as a run file is; the
-qrels judge ``--judged`` of the retrieved documents and ``--unretrieved`` others per query,
+of 100,000 ids ("doc12345"; ``--pool`` for another size: with a million, 630,000 distinct doc
+ids, as a large collection gives) with continuous scores, written in rank order as a run file
+is; the qrels judge ``--judged`` of the retrieved documents and ``--unretrieved`` others per query,
 with grades 0..3. Before timing anything the script checks that both tools give the same mean
 AP (within 1e-9), so that the two columns time the same work. Each figure is the median of
 ``--repeats`` runs, in one process, with the garbage collector run before each one; the two
@@ -68,27 +69,33 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def make_data(
-    n_queries: int, n_docs: int, n_judged: int, n_unretrieved: int, seed: int
+    n_queries: int,
+    n_docs: int,
+    n_judged: int,
+    n_unretrieved: int,
+    seed: int,
+    pool_size: int = POOL_SIZE,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A run (in rank order, plain string ids) and graded qrels, as DataFrames."""
+    """A run (in rank order, plain string ids) and graded qrels, as DataFrames; the doc ids
+    drawn from a pool of ``pool_size`` ("doc0" to "doc99999" by default)."""
     rng = np.random.default_rng(seed)
-    if n_docs > POOL_SIZE // 2:
-        raise SystemExit(f"--docs must be at most {POOL_SIZE // 2}")
-    pool = np.array([f"doc{i}" for i in range(POOL_SIZE)], dtype=object)
+    if n_docs > pool_size // 2:
+        raise SystemExit(f"--docs must be at most half of --pool ({pool_size // 2})")
+    pool = np.array([f"doc{i}" for i in range(pool_size)], dtype=object)
     queries = np.array([str(301 + i) for i in range(n_queries)], dtype=object)
     n_judged = min(n_judged, n_docs)
     run_docs = np.empty((n_queries, n_docs), dtype=np.int64)
     run_scores = np.empty((n_queries, n_docs))
     qrels_docs = np.empty((n_queries, n_judged + n_unretrieved), dtype=np.int64)
     for i in range(n_queries):
-        docs = rng.choice(POOL_SIZE, size=n_docs, replace=False)
+        docs = rng.choice(pool_size, size=n_docs, replace=False)
         scores = rng.normal(size=n_docs)
         order = np.argsort(-scores, kind="stable")  # rank order, as a run file is written
         run_docs[i], run_scores[i] = docs[order], scores[order]
         judged = docs[rng.choice(n_docs, size=n_judged, replace=False)]
-        others = np.setdiff1d(rng.choice(POOL_SIZE, size=2 * n_unretrieved + 10), docs)
+        others = np.setdiff1d(rng.choice(pool_size, size=2 * n_unretrieved + 10), docs)
         while others.size < n_unretrieved:  # practically never
-            others = np.union1d(others, np.setdiff1d(rng.choice(POOL_SIZE, size=100), docs))
+            others = np.union1d(others, np.setdiff1d(rng.choice(pool_size, size=100), docs))
         unretrieved = rng.permutation(others)[:n_unretrieved]
         qrels_docs[i] = np.concatenate([judged, unretrieved])
     grades = rng.choice(4, size=qrels_docs.size, p=GRADE_PROBABILITIES)
@@ -232,7 +239,9 @@ def write_files(folder: Path, n_queries: int, n_docs: int, args: argparse.Namesp
     with open(run_part, "w") as run_file, open(qrels_part, "w") as qrels_file:
         for first in range(0, n_queries, 500):
             block = min(500, n_queries - first)
-            run, qrels = make_data(block, n_docs, args.judged, args.unretrieved, args.seed + first)
+            run, qrels = make_data(
+                block, n_docs, args.judged, args.unretrieved, args.seed + first, args.pool
+            )
             run["query_id"] = (run["query_id"].astype(int) + first).astype(str)
             qrels["query_id"] = (qrels["query_id"].astype(int) + first).astype(str)
             run_file.write(
@@ -308,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unretrieved", type=int, default=50, help="judged others (50)")
     parser.add_argument("--seed", type=int, default=20261123)
     parser.add_argument(
+        "--pool",
+        type=int,
+        default=POOL_SIZE,
+        help=f"doc ids to draw from ({POOL_SIZE:,}; a million: a large collection's many)",
+    )
+    parser.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
         default="wall",
@@ -335,10 +350,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{pd.__version__}, Python {platform.python_version()}, {os.cpu_count()} CPUs"
     )
     print(
-        f"data: {args.queries} queries x {args.docs} documents (pool {POOL_SIZE:,}), "
+        f"data: {args.queries} queries x {args.docs} documents (pool {args.pool:,}), "
         f"{min(args.judged, args.docs)} + {args.unretrieved} judgments a query, seed {args.seed}"
     )
-    run, qrels = make_data(args.queries, args.docs, args.judged, args.unretrieved, args.seed)
+    run, qrels = make_data(
+        args.queries, args.docs, args.judged, args.unretrieved, args.seed, args.pool
+    )
     run_dict, qrels_dict = to_dict(run, "score"), to_dict(qrels, "relevance")
     unsorted, tied = shuffled(run, args.seed), heavy_ties(run, args.seed)
     unsorted_dict = to_dict(by_query(unsorted), "score")

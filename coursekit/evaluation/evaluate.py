@@ -16,11 +16,11 @@ Whatever the input (DataFrames with string, categorical or pyarrow ids, nested d
 it is first turned into integer codes (:mod:`.encode`). A run in which no two scores of a
 query tie is ranked on its query codes and scores alone (unless already in trec_eval's order),
 and each retrieved document's grade looked up in the qrels' dict of its query when both are
-nested dicts (:mod:`.nested`), else found by hashing its (query, doc id) pair, every match
-checked on the ids (:mod:`.pairs`); otherwise (ties to break by doc id), or for a measure that
-needs doc ids (Bpref, infAP), the doc ids of run and qrels
-are numbered together, each hashed once, and the run ranked on integers. Two paths then
-compute the same numbers: the vectorised one calls each measure's vectorised form for all
+nested dicts (:mod:`.nested`), else, when the run has many distinct doc ids, found by hashing
+its (query, doc id) pair, every match checked on the ids (:mod:`.pairs`); otherwise (few doc
+ids, ties to break by doc id, or a measure that needs doc ids: Bpref, infAP), the doc ids of
+run and qrels are numbered together, each hashed once, and the run ranked on integers. Two
+paths then compute the same numbers: the vectorised one calls each measure's vectorised form for all
 queries at once (:class:`coursekit.registry.Rankings`); the readable one (``fast=False``,
 which also takes the numbered path, and for measures without a vectorised form) calls the
 per-query functions of :mod:`coursekit.measures` query by query. They are tested equal.

@@ -1,12 +1,15 @@
 """The judgments' look-up without numbering the doc ids, for :func:`coursekit.evaluate`.
 
 Numbering a million doc ids (a hash table of their strings, or of integers packed from them)
-costs a third of an evaluation. When no two scores of a query tie (so that no tie is broken by
-doc id) and no measure needs doc codes, it is not needed: the rows are ranked on their query
-codes and scores alone (:func:`ranked_run`), and each row's (query, doc id) pair is hashed to a
-64-bit integer. (A run already in trec_eval's order is numbered all the same: its pairs of
-codes are then looked up by direct addressing, :mod:`coursekit.trec.addressing`, and that is
-as fast as hashing every row or up to a tenth faster; for an unsorted run the two are even.)
+costs a third of an evaluation when they are few (a hundred thousand distinct ids), and far
+more when they are many (each query retrieving its own passages of a large collection): then
+the numbered path is 1.3 to 2 times slower than this one, which does not number them. When no
+two scores of a query tie (so that no tie is broken by doc id) and no measure needs doc codes,
+numbering is not needed: the rows are ranked on their query codes and scores alone
+(:func:`ranked_run`), and each row's (query, doc id) pair is hashed to a 64-bit integer. With
+few doc ids (:func:`few_doc_ids`) the run is numbered all the same: its pairs of codes are
+then looked up by direct addressing, :mod:`coursekit.trec.addressing`, up to an eighth faster
+than hashing every row; and so is a run of more than a million rows, whatever its doc ids.
 Equal pairs have equal hashes; the hashes of run and qrels are then matched either by one sort
 of ``hash, side, row`` packed in one integer (a judged retrieved document comes right after
 its judgment), or, where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash
