@@ -88,12 +88,12 @@ def few_doc_ids(run: Half) -> bool:
     Numbering doc ids costs little when they are few (their hash table fits the processor's
     cache) and then makes the look-up a direct addressing, faster than hashing pairs; with
     many (as when each query retrieves its own passages of a large collection) it costs far
-    more. Measured for a million rows (``benchmarks/README.md``): the numbered path is 12%
-    faster with 100,000 distinct doc ids, even at about 130,000, and 1.3 to 2 times slower
-    from 300,000 on. The estimate: ``s`` rows taken across the run show about
-    ``d * (1 - exp(-s / d))`` distinct ids when ``d`` ids are equally likely, a number that
-    grows with ``d``; so at most :data:`FEW_DOC_IDS` ids, when they show at most as many as
-    that many ids would.
+    more. Measured for a million rows in order (``benchmarks/README.md``): the numbered path
+    is 12% faster with 100,000 distinct doc ids, 8% slower with 150,000, and 1.3 to 2 times
+    slower from 300,000 on (unsorted: even, even, 1.3 to 1.5 times slower). The estimate:
+    ``s`` rows taken across the run show about ``d * (1 - exp(-s / d))`` distinct ids when
+    ``d`` ids are equally likely, a number that grows with ``d``; so at most
+    :data:`FEW_DOC_IDS` ids, when they show at most as many as that many ids would.
 
     >>> import pyarrow as pa
     >>> def run_of(doc_ids):
