@@ -127,27 +127,29 @@ def test_few_doc_ids_counted_or_estimated(monkeypatch):
             assert pairs.few_doc_ids(run_half) == (distinct <= 5_000), (n_rows, n_ids)
 
 
+@pytest.mark.parametrize("rows_given", ["shuffled", "in trec_eval's order"])
 @pytest.mark.parametrize("form", ["frame", "dicts"])
-def test_an_unsorted_run_without_ties_is_ranked_and_looked_up_by_hash(form, monkeypatch):
-    """Rows shuffled, no two scores of a query equal: ranked on query and score alone, the
-    judgments looked up by hash (``sides`` never called), each query's grades in rank order
-    as sorting the run by hand gives them, and the measures those of the numbered path."""
+def test_a_run_without_ties_is_ranked_and_looked_up_by_hash(form, rows_given, monkeypatch):
+    """No two scores of a query equal, rows shuffled or already ranked: ranked on query and
+    score alone, the judgments looked up by hash (``sides`` never called), each query's grades
+    in rank order as sorting the run by hand gives them, and the measures those of the
+    numbered path."""
     calls = []
     monkeypatch.setattr(evaluate_module, "sides", lambda *args: calls.append(1))
     measures = ["AP", "P@5", "nDCG@10", "RR", "R@20"]
     for seed in range(4):
         run, qrels = ranked_run_and_qrels(seed)
-        rows = shuffled(run, seed)
+        rows = shuffled(run, seed) if rows_given == "shuffled" else run
         given = rows if form == "frame" else _dicts_as_listed(rows)
         qrels_given = qrels if form == "frame" else ck.qrels_to_dict(qrels)
         result = pairs.hashed_rankings(*halves(given, qrels_given), False, "float64")
         assert result is not None
         rankings, queries = result
-        ranked = by_hand(rows)
+        # shuffled rows come query by query in code order; ranked rows stay as they are
+        ranked = by_hand(rows) if rows_given == "shuffled" else rows
         assert rankings.grade.tolist() == expected_grades(ranked, qrels, queries)
-        assert rankings.rank.tolist() == [
-            r for q in queries for r in range(1, int((ranked["query_id"] == q).sum()) + 1)
-        ]
+        kept = ranked[ranked["query_id"].isin(queries)]
+        assert rankings.rank.tolist() == (kept.groupby("query_id").cumcount() + 1).tolist()
         fast = ck.evaluate(given, qrels_given, measures).table()
         monkeypatch.undo()
         reference = ck.evaluate(rows, qrels, measures, fast=False).table()
