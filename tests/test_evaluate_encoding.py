@@ -282,3 +282,34 @@ def test_rows_by_query_then_score_equal_a_lexsort(scores, counted, monkeypatch):
     assert values[order].tolist() == values[expected].tolist()
     q, s = query[expected], values[expected]
     assert tied.tolist() == ((q[1:] == q[:-1]) & (s[1:] == s[:-1])).tolist()
+
+
+def test_ids_that_utf8_cannot_encode_are_refused_by_name():
+    """A lone surrogate (Python allows it in a str, UTF-8 and so no TREC file can hold it):
+    a ``ValueError`` naming the id, not pyarrow's or pandas' ``UnicodeEncodeError``; as doc
+    id or query id, rows in blocks or in any order, frames or dicts."""
+    bad = "d\ud800"
+    qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["b"], "relevance": [1]})
+
+    def frame(query_ids, doc_ids):
+        n = len(query_ids)
+        return pd.DataFrame(
+            {
+                "query_id": pd.Series(query_ids, dtype=object),
+                "doc_id": pd.Series(doc_ids, dtype=object),
+                "score": np.arange(n, 0, -1, dtype=float),
+            }
+        )
+
+    n = 10_000  # (enough rows for the paths that sample them)
+    runs = [
+        frame(["q", "q"], [bad, "b"]),
+        frame([bad, "q"], ["a", "b"]),
+        frame(np.array([bad, "q"] * (n // 2), dtype=object), [f"d{i}" for i in range(n)]),
+    ]
+    for run in runs:
+        with pytest.raises(ValueError, match=r"the id 'd\\ud800' is not valid text"):
+            ck.evaluate(run, qrels, ["AP"])
+    for run in ({"q": {bad: 1.0, "b": 1.0}}, {bad: {"b": 0.5}}):  # (a tie: doc ids read)
+        with pytest.raises(ValueError, match=r"the id 'd\\ud800' is not valid text"):
+            ck.evaluate(run, {"q": {"b": 1}}, ["AP"])

@@ -26,7 +26,7 @@ from ..trec import read_qrels, read_run
 from ..trec.codes import string_codes
 from ..trec.columns import check_grades, first_repeated_pair, refuse_bools
 from .fastcodes import numbers_array, strings_array
-from .ids import arrow_strings, doc_strings, is_arrow, query_codes
+from .ids import arrow_strings, doc_strings, is_arrow, query_codes, text_index
 
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
@@ -294,7 +294,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
     if not np.all(np.isfinite(array)):
         _raise_for_value(nested, value_name, what, lambda v: not math.isfinite(v), "")
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
-    query_ids = pd.Index([str(q) for q in nested])
+    query_ids = text_index([str(q) for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
     keys = query_ids.is_unique  # dict keys, unchanged (doc ids read when first needed)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string

@@ -137,13 +137,14 @@ def numbers_array(values: list) -> np.ndarray | None:
 
 
 def strings_array(values: list) -> Any:
-    """``values`` as a pyarrow string array when they are all Python strings, else None."""
+    """``values`` as a pyarrow string array when they are all Python strings (that UTF-8 can
+    encode), else None."""
     import pyarrow as pa
 
     try:
         array = pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
-        return None
+        return None  # (UnicodeEncodeError, a lone surrogate, is a ValueError)
     if array.null_count or not pa.types.is_string(array.type):
         return None  # e.g. bytes (binary), or None in a list of strings
     return array

@@ -156,7 +156,7 @@ def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
     codes, uniques = pd.factorize(values, size_hint=4 * _FEW)
     if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
         return None
-    return codes, pd.Index(uniques, dtype="str")
+    return codes, text_index(uniques)
 
 
 def arrow_strings(values: Any) -> Any:
@@ -173,7 +173,25 @@ def arrow_strings(values: Any) -> Any:
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
+    except UnicodeEncodeError as error:  # (a str that UTF-8 cannot hold)
+        raise _not_text(error) from None
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def text_index(ids: Any) -> pd.Index:
+    """Ids (strings) as an Index of pandas' string dtype; a ``ValueError`` naming the id that
+    UTF-8 cannot encode (a lone surrogate), where pandas would raise ``UnicodeEncodeError``."""
+    try:
+        return pd.Index(ids, dtype="str")
+    except UnicodeEncodeError as error:
+        raise _not_text(error) from None
+
+
+def _not_text(error: UnicodeEncodeError) -> ValueError:
+    return ValueError(
+        f"the id {error.object!r} is not valid text: it holds a lone surrogate "
+        f"({error.reason}), which no TREC file can hold; ids must be encodable as UTF-8"
+    )
 
 
 def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd.Index]:
