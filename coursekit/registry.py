@@ -125,7 +125,8 @@ def _ndcg(rels, n, judged, k, ndcg_variant="trec", **_):
 
 
 def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
-    rows, contributions = _dcg_contributions(r.grade, r.rank, k, ndcg_variant)
+    rows, rank = r.top(k)
+    contributions = _dcg_contributions(r.grade[rows], rank, ndcg_variant)
     dcg = np.bincount(r.query[rows], weights=contributions, minlength=r.n_queries)
     # the ideal ranking: each query's judgments by grade, descending; a judgment whose gain is
     # 0 (grade 0 or below) adds nothing and comes after every positive grade, so it is left out
@@ -135,8 +136,11 @@ def _ndcg_every(r: Rankings, k, ndcg_variant="trec", **_):
         grades, queries = grades[positive], queries[positive]
     query, grades = _by_query_then_grade(queries, grades)
     rank = ranks_in_blocks(query)
-    rows, contributions = _dcg_contributions(grades, rank, k, ndcg_variant)
-    ideal = np.bincount(query[rows], weights=contributions, minlength=r.n_queries)
+    if k is not None:
+        kept = np.flatnonzero(rank <= k)
+        query, grades, rank = query[kept], grades[kept], rank[kept]
+    contributions = _dcg_contributions(grades, rank, ndcg_variant)
+    ideal = np.bincount(query, weights=contributions, minlength=r.n_queries)
     return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
 
 
@@ -168,20 +172,17 @@ def _small(values: np.ndarray) -> np.ndarray:
     return values.astype(np.uint8 if values.max(initial=0) < 2**8 else np.uint16)
 
 
-def _dcg_contributions(grades: np.ndarray, rank: np.ndarray, k: int | None, variant: str):
-    """The rows within the cut-off and their contributions to DCG@k (the others add 0), from
+def _dcg_contributions(grades: np.ndarray, rank: np.ndarray, variant: str) -> np.ndarray:
+    """Each row's contribution to DCG, given its grade and rank, from
     :func:`coursekit.graded.discounted_gains` itself: a grade's gain is its contribution at
     rank 1, and a gain of 1 at rank r is 1 / discount."""
-    deepest = int(rank.max(initial=0)) if k is None else min(k, int(rank.max(initial=0)))
-    rows = np.flatnonzero(rank <= deepest) if k is not None else np.arange(rank.size)
-    grades, rank = grades[rows], rank[rows]
     levels = np.unique(grades[:: max(1, grades.size // 4096)])  # a sample first: few grades
     if not np.isin(grades, levels).all():
         levels = np.unique(grades)
     gain = np.array([graded.discounted_gains([g], variant)[0] for g in levels])
     gain = gain[np.searchsorted(levels, grades)]
-    per_rank = graded.discounted_gains(np.ones(deepest), variant)
-    return rows, gain * per_rank[rank - 1]
+    per_rank = graded.discounted_gains(np.ones(int(rank.max(initial=0))), variant)
+    return gain * per_rank[rank - 1]
 
 
 def _iprec(rels, n, judged, level, **_):

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures.graded import VARIANTS
-from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure, ranks_in_blocks
+from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure
 from ..trec.order import in_trec_order, string_ranks, trec_order_and_queries
 from ..validation import check_bool, check_choice
 from .encode import Encoded, check_run_pairs, encode, halves, sides
@@ -208,7 +208,6 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
     grade = np.append(encoded.grades, 0.0)[found]  # found -1 (unjudged): the 0 appended
     return Rankings(
         query=query,
-        rank=ranks_in_blocks(query),
         grade=grade,
         n_queries=len(encoded.queries),
         judged_query=encoded.qrels_query,

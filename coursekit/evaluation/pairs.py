@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..registry import Rankings, ranks_in_blocks
+from ..registry import Rankings
 from ..trec.codes import id_words
 from ..trec.machine import use_hash_tables
 from ..trec.order import in_trec_order, untied_order
@@ -141,7 +141,6 @@ class RankedRun:
         judged = bool(qrels_keep.all())
         return Rankings(
             query=query,
-            rank=ranks_in_blocks(query),
             grade=grade,
             n_queries=len(self.queries),
             judged_query=self.qrels_query if judged else self.qrels_query[qrels_keep],

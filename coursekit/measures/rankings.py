@@ -30,12 +30,11 @@ def ranks_in_blocks(query: np.ndarray) -> np.ndarray:
 class Rankings:
     """Every evaluated query's ranking at once, for the vectorised form of each measure. Rows
     are retrieved documents in trec_eval's order (by query, then rank): ``query`` is each row's
-    query index, ``rank`` its 1-based rank, ``grade`` its grade (0 when unjudged);
+    query index, ``grade`` its grade (0 when unjudged), :attr:`rank` its 1-based rank;
     ``judged_query`` and ``judged_grade`` list every judgment of the evaluated queries; ``doc``
     and ``judged_doc`` (optional), doc codes for the measures that tell unjudged apart."""
 
     query: np.ndarray
-    rank: np.ndarray
     grade: np.ndarray
     n_queries: int
     judged_query: np.ndarray
@@ -59,9 +58,37 @@ class Rankings:
         return self.query[self.hits]
 
     @cached_property
+    def starts(self) -> np.ndarray:
+        """The first row of each query's block of rows (in the order the blocks come)."""
+        return np.flatnonzero(np.r_[True, self.query[1:] != self.query[:-1]])
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """The 1-based rank of each row (:func:`ranks_in_blocks`); most measures need only
+        :attr:`hit_rank` or :meth:`top`, found without it."""
+        return ranks_in_blocks(self.query)
+
+    @cached_property
     def hit_rank(self) -> np.ndarray:
-        """The rank of each relevant row (of :attr:`hits`)."""
-        return self.rank[self.hits]
+        """The rank of each relevant row (of :attr:`hits`): its distance from its block's
+        first row, plus 1."""
+        block = np.searchsorted(self.starts, self.hits, side="right") - 1
+        return self.hits - self.starts[block] + 1
+
+    def top(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, rank)``: the rows ranked ``k`` or better in their query (every row when
+        ``k`` is None), in order, and their ranks.
+
+        >>> r = Rankings(np.array([3, 3, 3, 0]), np.zeros(4), 4, np.zeros(0), np.zeros(0))
+        >>> [a.tolist() for a in r.top(2)]
+        [[0, 1, 3], [1, 2, 1]]
+        """
+        if k is None:
+            return np.arange(self.query.size), self.rank
+        lengths = np.diff(np.r_[self.starts, self.query.size])
+        taken = np.minimum(lengths, k)
+        within = np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+        return np.repeat(self.starts, taken) + within, within + 1
 
     @cached_property
     def n_relevant(self) -> np.ndarray:

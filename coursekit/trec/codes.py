@@ -3,9 +3,10 @@
 * :func:`packed_codes`: the codes of pyarrow string arrays, each id read as its bytes (padded
   with NUL bytes to 8, 16, 24 or 32 bytes by arrow, then read as words) and its length, put in
   one 64-bit integer; integers are hashed several times faster than strings. Ids of at most 8
-  bytes fit exactly (bytes and length); longer ones are mixed, and the mixing is checked exact
-  afterwards (every row equals, word by word and in length, the first row of its code); when
-  it is not, or an id is longer than 32 bytes, the caller hashes the strings instead.
+  bytes fit exactly (bytes and length: the distinct ids are read back from the distinct
+  integers); longer ones are mixed, and the mixing is checked exact afterwards (every row
+  equals, word by word and in length, the first row of its code); when it is not, or an id is
+  longer than 32 bytes, the caller hashes the strings instead.
 * :func:`id_words`: each id's bytes as those words and its length, for a caller that compares
   ids without numbering them (:mod:`coursekit.evaluation.pairs`).
 * :func:`string_codes`: codes and distinct ids of pyarrow string arrays (several arrays share
@@ -26,15 +27,22 @@ __all__ = ["packed_codes", "string_codes", "id_words", "first_rows"]
 _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
 _LENGTH_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+_UNMIX = np.uint64(pow(int(_MIX), -1, 1 << 64))  #: undoes the multiplication by _MIX
 _CHUNK = 1 << 20
 _TOP_BYTE = 7 if sys.byteorder == "little" else 0  #: where a word's top byte lies in memory
 
 
-def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(codes, first)`` of a pyarrow string array without nulls (or of several, as if
-    concatenated): ``codes[i]`` numbers the distinct ids in order of first appearance,
-    ``first[c]`` is the first row of code ``c``; or None when the ids do not pack (longer
-    than 32 bytes, or two ids mixed into one integer)."""
+def packed_codes(arrays: Any) -> tuple[np.ndarray, Any] | None:
+    """``(codes, ids)`` of a pyarrow string array without nulls (or of several, as if
+    concatenated): ``codes[i]`` numbers the distinct ids in order of first appearance, ``ids``
+    lists them (a pyarrow string array, ``ids[code]``); or None when the ids do not pack
+    (longer than 32 bytes, or two ids mixed into one integer).
+
+    >>> import pyarrow as pa
+    >>> codes, ids = packed_codes(pa.array(["b", "a", "b", "é"]))
+    >>> codes.tolist(), ids.to_pylist()
+    ([0, 1, 0, 2], ['b', 'a', 'é'])
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -72,17 +80,41 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, np.ndarray] | None:
                 key += word
             key ^= size.astype(np.uint64) * _LENGTH_MIX
         key *= _MIX  # a bijection that spreads the bits: hashed faster
-    codes = pc.dictionary_encode(pa.array(key.view(np.int64))).indices.to_numpy()
-    codes = codes.astype(np.int64, copy=False)
+    encoded = pc.dictionary_encode(pa.array(key.view(np.int64)))
+    codes = encoded.indices.to_numpy().astype(np.int64, copy=False)
+    if exact:  # each distinct key is its id: read back, no row needed
+        return codes, _unpacked(encoded.dictionary.to_numpy())
     first = first_rows(codes)
-    if not exact:
-        same = first[codes]
-        if not (
-            all(np.array_equal(word[same], word) for word in words)
-            and np.array_equal(size[same], size)
-        ):
-            return None  # two ids mixed into one integer: hash the strings instead
-    return codes, first
+    same = first[codes]
+    if not (
+        all(np.array_equal(word[same], word) for word in words) and np.array_equal(size[same], size)
+    ):
+        return None  # two ids mixed into one integer: hash the strings instead
+    lengths = np.cumsum([0] + [len(a) for a in arrays])
+    part = np.searchsorted(lengths, first, side="right") - 1  # first rows: increasing
+    ids = [a.take(first[part == i] - lengths[i]) for i, a in enumerate(arrays) if np.any(part == i)]
+    return codes, _concat(ids)
+
+
+def _unpacked(keys: np.ndarray) -> Any:
+    """The ids of exact keys (see :func:`packed_codes`), as a pyarrow string array: the mixing
+    undone, the length read from the top byte (below 8: the id is shorter, its length), then
+    each id's bytes taken from its word."""
+    import pyarrow as pa
+
+    with np.errstate(over="ignore"):
+        words = keys.view(np.uint64) * _UNMIX
+    length = (words >> np.uint64(56)).astype(np.int64)
+    short = length < 8
+    words[short] &= np.uint64((1 << 56) - 1)  # (the length, not a byte of the id)
+    length[~short] = 8
+    data = words.astype("<u8").view(np.uint8).reshape(-1, 8)[np.arange(8) < length[:, None]]
+    offsets = np.zeros(keys.size + 1, dtype=np.int64)
+    np.cumsum(length, out=offsets[1:])
+    large = data.size >= 2**31  # (offsets beyond 32 bits)
+    offsets = pa.py_buffer(offsets if large else offsets.astype(np.int32))
+    kind = pa.large_string() if large else pa.string()
+    return pa.Array.from_buffers(kind, keys.size, [None, offsets, pa.py_buffer(data)])
 
 
 def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.ndarray]] | None:
@@ -193,15 +225,7 @@ def string_codes(arrays: Any, blocks: bool = False) -> tuple[list[np.ndarray], A
     lengths = np.cumsum([0] + [len(a) for a in arrays])
     packed = packed_codes(arrays)
     if packed is not None:  # ids as integers: hashed several times faster
-        codes, first = packed
-        part = np.searchsorted(lengths, first, side="right") - 1  # first rows: increasing
-        ids = _concat(
-            [
-                a.take(first[part == i] - lengths[i])
-                for i, a in enumerate(arrays)
-                if np.any(part == i)
-            ]
-        )
+        codes, ids = packed
     else:
         encoded = pc.dictionary_encode(_concat(arrays))
         indices = encoded.indices.fill_null(-1) if encoded.indices.null_count else encoded.indices
