@@ -24,13 +24,20 @@ def pairs(rng, n_rows, n_queries, n_docs, distinct=True):
     return (keys // n_docs).astype(np.int8), keys % n_docs
 
 
-@pytest.mark.parametrize("grouped", [False, True], ids=["rows in any order", "by query"])
-def test_match_by_address_equals_a_dict_look_up(cells, grouped):
+def grouped(run, rng=None):
+    """The rows with each query's together: queries in code order, or (``rng``) in a random
+    order (as a run read as written, query "10" before "9")."""
+    keys = run[0] if rng is None else rng.permutation(40)[run[0]]
+    by_query = np.argsort(keys, kind="stable")
+    return run[0][by_query], run[1][by_query]
+
+
+@pytest.mark.parametrize("order", ["any", "by query", "together"])
+def test_match_by_address_equals_a_dict_look_up(cells, order):
     rng = np.random.default_rng(1)
     run, qrels = pairs(rng, 3000, 40, 200), pairs(rng, 700, 40, 200)
-    if grouped:
-        by_query = np.argsort(run[0], kind="stable")
-        run = (run[0][by_query], run[1][by_query])
+    if order != "any":
+        run = grouped(run, rng if order == "together" else None)
     position = {(int(q), int(d)): i for i, (q, d) in enumerate(zip(*qrels, strict=True))}
     expected = [position.get((int(q), int(d)), -1) for q, d in zip(*run, strict=True)]
     for qrels_distinct in (False, True):  # (True: the qrels' repeats not looked for)
@@ -47,6 +54,9 @@ def test_match_by_address_tells_which_side_repeats_a_pair(cells):
     twice = tuple(np.r_[codes, codes[1234:1235]] for codes in run)  # a pair again, at the end
     assert addressing.match_by_address(twice, qrels, 40, 200)[1:] == (True, False)
     assert addressing.match_by_address(twice, qrels, 40, 200, qrels_distinct=True)[1]
+    together = grouped(twice, rng)  # queries together, not in code order
+    assert addressing.match_by_address(together, qrels, 40, 200, qrels_distinct=True)[1]
+    assert not addressing.match_by_address(grouped(run, rng), qrels, 40, 200)[1]
     twice = tuple(np.r_[codes[:1], codes] for codes in qrels)
     assert addressing.match_by_address(run, twice, 40, 200)[1:] == (False, True)
 
