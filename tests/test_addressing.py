@@ -67,6 +67,10 @@ def test_repeated_by_address_equals_a_set(cells, seed):
     query, doc = pairs(rng, 150, 30, 40, distinct=seed % 2 == 0)
     as_pairs = list(zip(query.tolist(), doc.tolist(), strict=True))
     assert addressing.repeated_by_address(query, doc, 30, 40) == (len(set(as_pairs)) < 150)
+    together = np.argsort(rng.permutation(30)[query], kind="stable")  # not in code order
+    assert addressing.repeated_by_address(query[together], doc[together], 30, 40) == (
+        len(set(as_pairs)) < 150
+    )
 
 
 def test_addressing_only_where_the_table_holds_a_query_and_blocks_are_full():

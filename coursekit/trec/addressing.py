@@ -84,8 +84,11 @@ def repeated_by_address(query: np.ndarray, doc: np.ndarray, n_queries: int, n_do
     >>> repeated_by_address(np.array([0, 1, 0]), np.array([3, 3, 3]), 2, 4)
     True
     """
+    relabel = _by_appearance(query, n_queries)
+    if relabel is not None:  # (as in :func:`match_by_address`)
+        query = relabel[query]
     table = np.full(_per_block(n_docs) * n_docs, -1, dtype=np.int32)
-    stamps, at = np.arange(query.size, dtype=np.int32), 0  # (as in :func:`match_by_address`)
+    stamps, at = np.arange(query.size, dtype=np.int32), 0
     for _, cells in _blocks(query, doc, n_queries, n_docs):
         if _written_over(table, cells, stamps[at:]):
             return True
