@@ -84,8 +84,8 @@ def _shared_strings(column: pd.Series) -> tuple[Any, np.ndarray] | None:
         return None
     values = np.ascontiguousarray(column.to_numpy())
     addresses = object_addresses(values)
-    sample = addresses[:: len(values) // _SAMPLE][:_SAMPLE]  # spread over the rows
-    if sample.size - np.unique(sample).size < _SAMPLE // 512:  # (one object a row: none)
+    sample = np.sort(addresses[:: len(values) // _SAMPLE][:_SAMPLE])  # spread over the rows
+    if np.count_nonzero(sample[1:] == sample[:-1]) < _SAMPLE // 512:  # (one object a row: 0)
         return None
     grouped = _objects_in_address_order(addresses)
     if grouped is None:

@@ -268,9 +268,26 @@ def byte_order(array: Any) -> np.ndarray | None:
     if not _words(array, words):
         return None
     keys = [word.byteswap() for word in words]  # big-endian: compares as the bytes
-    if len(keys) == 1:
-        order = np.argsort(keys[0])  # distinct keys (checked below): any sort will do
-        ordered = keys[0][order]
-        if not np.any(ordered[1:] == ordered[:-1]):
-            return order
-    return np.lexsort([size, *reversed(keys)])
+    return _radix_order([size, *reversed(keys)])
+
+
+def _radix_order(keys: list[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` for non-negative integer keys below 2**64 (the last key the most
+    significant), by 16-bit digits, least significant first: numpy's stable sort of 16-bit
+    integers is a radix sort, so each digit costs one linear pass, and a digit that is the
+    same on every row (an id's common prefix) costs none. For a hundred thousand ids of 8
+    bytes, about half the time of an argsort of their words (AVX-512 sorts are slow on AMD's
+    Zen 4: :mod:`.machine`).
+
+    >>> _radix_order([np.array([1, 0, 0]), np.array([2**40, 7, 2**40], dtype=np.uint64)]).tolist()
+    [1, 2, 0]
+    """
+    order = np.arange(keys[0].size)
+    for key in keys:
+        key = key.astype(np.uint64, copy=False)
+        for shift in range(0, 64, 16):
+            digit = (key >> np.uint64(shift)).astype(np.uint16)  # (the low 16 bits)
+            if digit.size and digit.min() == digit.max():
+                continue
+            order = order[np.argsort(digit[order], kind="stable")]
+    return order
