@@ -190,6 +190,25 @@ def test_object_query_blocks_equal_factorize(shared):
     assert list(ids) == list(expected_ids)
 
 
+def test_query_ids_in_any_order_numbered_block_by_block_equal_factorize(monkeypatch):
+    """Python strings in any order, numbered a block of rows at a time: ids first seen in a
+    later block, and a missing id in one, give what one ``pd.factorize`` of them all gives."""
+    from coursekit.evaluation import ids as ids_module
+
+    monkeypatch.setattr(ids_module, "_BLOCK", 1000)
+    rng = np.random.default_rng(9)
+    values = [f"q{i}" for i in rng.integers(0, 50, 20_000)] + [f"late{i % 3}" for i in range(99)]
+    values = list(np.array(values, dtype=object)[rng.permutation(len(values))])
+    column = pd.Series(np.array(values, dtype=object), dtype=object)
+    codes, ids = ids_module.query_codes(column, "run", "query id")
+    expected_codes, expected_ids = pd.factorize(np.array(values, dtype=object))
+    assert codes.tolist() == expected_codes.tolist()
+    assert list(ids) == list(expected_ids)
+    values[15_432] = None
+    with pytest.raises(ValueError, match="run row 15432: the query id is missing"):
+        ids_module.query_codes(pd.Series(values, dtype=object), "run", "query id")
+
+
 @pytest.mark.parametrize("spread", [64, 2**40], ids=["near one another", "far apart"])
 def test_rows_grouped_by_object_address_equal_numpys_unique(spread):
     """Objects allocated near one another are found by marking their addresses, objects far

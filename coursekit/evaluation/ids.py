@@ -148,15 +148,36 @@ _FEW = 2048  # distinct ids in the sample under which hashing Python strings dir
 def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
     """Codes of Python strings with few distinct values (query ids in any order), hashed as
     they are (their hash is cached by Python); None when there seem to be many distinct values
-    or some id is not a string."""
+    or some id is not a string.
+
+    A block of rows at a time, each block's few distinct values then numbered together: the
+    buffers pandas fills (a pointer and a code a row) stay small and are reused, where for a
+    million rows at once they are fresh memory, page by page (35 ms against 26); and the hash
+    table is sized for the few ids, not (pandas' default) for every row, so that it stays in
+    the processor's cache."""
     if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
         return None
-    # a hash table sized for the few ids, not (pandas' default) for every row: it stays in
-    # the processor's cache (a million rows: 24 ms instead of 32)
-    codes, uniques = pd.factorize(values, size_hint=4 * _FEW)
+    codes = np.empty(values.size, dtype=np.int64)
+    starts = range(0, values.size, _BLOCK)
+    blocks = []
+    for start in starts:
+        block, uniques = pd.factorize(values[start : start + _BLOCK], size_hint=4 * _FEW)
+        if uniques.size > 4 * _FEW:
+            return None
+        codes[start : start + _BLOCK] = block
+        blocks.append(uniques)
+    merged, uniques = pd.factorize(np.concatenate(blocks))
     if uniques.size > 4 * _FEW or not all(type(u) is str for u in uniques):
         return None
+    at = 0
+    for start, block in zip(starts, blocks, strict=True):
+        renumbered = np.append(merged[at : at + block.size], -1)  # (-1: a missing id stays so)
+        codes[start : start + _BLOCK] = renumbered[codes[start : start + _BLOCK]]
+        at += block.size
     return codes, text_index(uniques)
+
+
+_BLOCK = 1 << 16  #: rows factorized at a time by :func:`_object_few`
 
 
 def arrow_strings(values: Any) -> Any:

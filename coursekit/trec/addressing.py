@@ -137,7 +137,8 @@ def _blocks(
     order = None
     if query.size and np.any(query[1:] < query[:-1]):  # not grouped by query in code order
         order = stable_order(query, n_queries)
-        query, doc = query[order], doc[order]
+        counts = np.bincount(query, minlength=n_queries)  # (the codes in order: counted)
+        query, doc = np.repeat(np.arange(n_queries, dtype=np.int32), counts), doc[order]
     per = _per_block(n_docs)
     starts = np.searchsorted(query, np.arange(0, n_queries + per, per))
     for block, (start, end) in enumerate(zip(starts[:-1], starts[1:], strict=True)):

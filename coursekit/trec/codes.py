@@ -70,10 +70,8 @@ def packed_codes(arrays: Any) -> tuple[np.ndarray, Any] | None:
     exact = len(words) == 1 and not np.any((top < 8) & (size == 8))
     key = words[0] if exact else words[0].copy()  # the words are needed again if not exact
     with np.errstate(over="ignore"):
-        if exact:
-            length = (size & 7).astype(np.uint64)  # the length, 0 for 8 (exact: at most 8)
-            length <<= np.uint64(56)
-            key |= length
+        if exact:  # the length in the top byte, 0 for 8 (exact: at most 8), written in place
+            top |= np.bitwise_and(size, 7, dtype=np.uint8, casting="unsafe")
         else:
             for word in words[1:]:
                 key *= _MIX
