@@ -155,16 +155,16 @@ def _by_query_and_score(
         ranks = doc_ranks()
         width = int(ranks.max(initial=0)) + 1
         n_queries = int(query.max(initial=0)) + 1
-        by_count = order_by(
-            [(query, n_queries), (n_levels - 1 - level, n_levels), (width - 1 - ranks[doc], width)]
-        )
+        # doc ids descending: each distinct id's rank reversed, then read for every row
+        descending = (width - 1 - ranks).astype(np.int32 if width < 2**31 else np.int64)[doc]
+        by_count = order_by([(query, n_queries), (level, n_levels), (descending, width)])
         if by_count is not None:
             return by_count, True, None
         key = query.astype(np.int64) * n_levels
-        key += n_levels - 1 - level
+        key += level
         if int(key.max()) < 2**62 // width:  # and the doc id too: no tie left to break
             key *= width
-            key += width - 1 - ranks[doc]
+            key += descending
             return _argsort_distinct(key), True, None
         return _argsort_distinct(key), False, None
     # tied rows are re-ordered by doc id afterwards, and doc ids are distinct within a query,
@@ -297,8 +297,8 @@ def _few_scores(scores: np.ndarray) -> bool:
 
 
 def _score_levels(scores: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """``(level, n)``: the rank of each score among the ``n`` distinct scores (0 for the
-    lowest), when there are at most a quarter as many distinct scores as rows; else None.
+    """``(level, n)``: the rank of each score among the ``n`` distinct scores, descending (0 for
+    the highest), when there are at most a quarter as many distinct scores as rows; else None.
     Scores are hashed (a sample first; then all, by pyarrow, in half the time of pandas),
     not sorted: only the distinct ones are sorted."""
     import pyarrow as pa
@@ -311,8 +311,8 @@ def _score_levels(scores: np.ndarray) -> tuple[np.ndarray, int] | None:
     if distinct.size > scores.size // 4:
         return None
     codes = encoded.indices.to_numpy()
-    rank = np.empty(distinct.size, dtype=np.int64)
-    rank[np.argsort(distinct)] = np.arange(distinct.size)
+    rank = np.empty(distinct.size, dtype=np.int32 if distinct.size < 2**31 else np.int64)
+    rank[np.argsort(distinct)[::-1]] = np.arange(distinct.size)
     return rank[codes], distinct.size
 
 
