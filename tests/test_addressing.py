@@ -41,11 +41,12 @@ def test_match_by_address_equals_a_dict_look_up(cells, order):
     position = {(int(q), int(d)): i for i, (q, d) in enumerate(zip(*qrels, strict=True))}
     expected = [position.get((int(q), int(d)), -1) for q, d in zip(*run, strict=True)]
     for qrels_distinct in (False, True):  # (True: the qrels' repeats not looked for)
-        found, run_twice, qrels_twice = addressing.match_by_address(
-            run, qrels, 40, 200, qrels_distinct
-        )
-        assert found.tolist() == expected
-        assert not run_twice and not qrels_twice
+        for run_distinct in (False, True):  # (True: the run's cells read, not written)
+            found, run_twice, qrels_twice = addressing.match_by_address(
+                run, qrels, 40, 200, qrels_distinct, run_distinct
+            )
+            assert found.tolist() == expected
+            assert not run_twice and not qrels_twice
 
 
 def test_match_by_address_tells_which_side_repeats_a_pair(cells):
@@ -59,6 +60,7 @@ def test_match_by_address_tells_which_side_repeats_a_pair(cells):
     assert not addressing.match_by_address(grouped(run, rng), qrels, 40, 200)[1]
     twice = tuple(np.r_[codes[:1], codes] for codes in qrels)
     assert addressing.match_by_address(run, twice, 40, 200)[1:] == (False, True)
+    assert addressing.match_by_address(run, twice, 40, 200, run_distinct=True)[1:] == (False, True)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -81,3 +81,28 @@ def test_the_nested_path_ranks_float32_ties_as_pytrec_eval():
     assert nested.nested_rankings(*halves(run, qrels), False, "float64") is not None
     assert float(ck.evaluate(run, qrels, ["AP"], score_precision="float32").mean["AP"]) == 0.5
     assert float(ck.evaluate(run, qrels, ["AP"]).mean["AP"]) == 0.5  # "b" scores higher
+
+
+def test_tied_dicts_are_looked_up_without_writing_the_runs_cells(monkeypatch):
+    """Nested dicts whose scores tie take the numbered path; their pairs cannot repeat (dict
+    keys), so the look-up only reads the run's cells (``run_distinct``): the same values as
+    the readable path on the same run as a DataFrame."""
+    seen = []
+    match_pairs = evaluate_module.match_pairs
+
+    def spy(*args, **kwargs):
+        seen.append(args[4] if len(args) > 4 else kwargs.get("run_distinct", False))
+        return match_pairs(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate_module, "match_pairs", spy)
+    for seed in range(3):
+        run, qrels = ranked_run_and_qrels(seed)
+        run = run.assign(score=run["score"].round(1)).sample(frac=1.0, random_state=seed)
+        run_dict, qrels_dict = ck.run_to_dict(run), ck.qrels_to_dict(qrels)
+        seen.clear()
+        fast = ck.evaluate(run_dict, qrels_dict, MEASURES)
+        assert seen == [True]
+        reference = ck.evaluate(run, qrels, MEASURES, fast=False)
+        pd.testing.assert_frame_equal(
+            fast.table(), reference.table(), check_exact=False, rtol=0, atol=1e-12
+        )

@@ -57,6 +57,7 @@ class Encoded:
     grades: np.ndarray
     docs: pd.Index  #: every doc id of run and qrels; doc codes index it
     run_complete: bool = True  #: every row of the run is kept (all its queries are evaluated)
+    run_distinct: bool = False  #: the run's pairs cannot repeat (a nested dict's keys)
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,7 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
         grades=_kept(qrels.value, qrels_keep),
         docs=docs,
         run_complete=bool(run_keep.all()),
+        run_distinct=run.distinct,
     )
 
 

@@ -196,8 +196,9 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         doc = doc[order]
     # the grade of each retrieved document (in rank order): 0 when unjudged
     qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
-    # (the qrels were checked for repeated pairs by :func:`sides`: not looked at again)
-    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs), qrels_distinct=True)
+    # (the qrels were checked for repeated pairs by :func:`sides`: not looked at again; nor
+    # are the run's pairs when they cannot repeat, a nested dict's keys)
+    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs), True, encoded.run_distinct)
     repeated = None
     if matched is not None:
         found, repeated = matched[0], matched[1]

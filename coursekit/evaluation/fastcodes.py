@@ -30,6 +30,7 @@ def match_pairs(
     qrels: tuple[np.ndarray, np.ndarray],
     n_docs: int,
     qrels_distinct: bool = False,
+    run_distinct: bool = False,
 ) -> tuple[np.ndarray, bool, bool] | None:
     """For each run row, the qrels row with the same (query, doc) codes (-1 if none), and
     whether some pair is repeated in the run, and in the qrels. ``run`` and ``qrels`` are
@@ -42,14 +43,15 @@ def match_pairs(
     (:mod:`coursekit.trec.machine`) and counting does not apply, with hash tables. None when
     the codes do not fit (or, with hash tables, some pair is repeated in the qrels: then the
     caller looks them up its own way). ``qrels_distinct``: the caller has checked that no pair
-    of the qrels repeats (then the qrels' repeats may not be looked for again)."""
+    of the qrels repeats (then the qrels' repeats may not be looked for again);
+    ``run_distinct``: no pair of the run can repeat (then the run's may not be)."""
     (run_query, run_doc), (qrels_query, qrels_doc) = run, qrels
     n_run, n_qrels = run_query.size, qrels_query.size
     n_docs = max(n_docs, 1)
     n_queries = int(max(run_query.max(initial=0), qrels_query.max(initial=0))) + 1
     low = min(run_query.min(initial=0), run_doc.min(initial=0), qrels_query.min(initial=0))
     if min(low, qrels_doc.min(initial=0)) >= 0 and addressable(n_run + n_qrels, n_queries, n_docs):
-        return match_by_address(run, qrels, n_queries, n_docs, qrels_distinct)
+        return match_by_address(run, qrels, n_queries, n_docs, qrels_distinct, run_distinct)
     key_bits = (n_queries * 2 * n_docs - 1).bit_length()  # of query, doc, side together
     if key_bits > 62:
         return None

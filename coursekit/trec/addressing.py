@@ -41,12 +41,15 @@ def match_by_address(
     n_queries: int,
     n_docs: int,
     qrels_distinct: bool = False,
+    run_distinct: bool = False,
 ) -> tuple[np.ndarray, bool, bool]:
     """For each run row, the qrels row with the same (query, doc) codes (-1 if none), and
     whether some pair is repeated in the run, and in the qrels (then ``found`` is not to be
     trusted: the caller reports the repeat; with ``qrels_distinct``, the caller has checked
     the qrels already, and they are not looked at again). Codes are non-negative, below
-    ``n_queries`` and ``n_docs`` (see :func:`addressable`).
+    ``n_queries`` and ``n_docs`` (see :func:`addressable`). With ``run_distinct`` (the run's
+    pairs cannot repeat: a nested dict's keys), only the qrels' rows are written and the run's
+    cells read.
 
     >>> found, run_twice, qrels_twice = match_by_address(
     ...     (np.array([0, 0, 1]), np.array([5, 6, 5])), (np.array([1, 0]), np.array([5, 6])), 2, 7)
@@ -62,18 +65,26 @@ def match_by_address(
     # each row writes a number no other row writes (the run's rows their position among the
     # run's, the qrels' theirs after those): what earlier blocks left in the table is told
     # apart from this block's numbers, and is not cleared
-    stamps = np.arange(run[0].size + qrels[0].size, dtype=np.int32)
+    n_run = run[0].size
+    stamps = np.arange(n_run + qrels[0].size, dtype=np.int32)
     blocks = zip(_blocks(*run, n_queries, n_docs), _blocks(*qrels, n_queries, n_docs), strict=True)
     at_run = at_qrels = 0
     for (run_rows, run_cells), (qrels_rows, qrels_cells) in blocks:
         start, end = at_run, at_run + run_cells.size
+        first, last = n_run + at_qrels, n_run + at_qrels + qrels_cells.size
         if not qrels_distinct:
-            first = run[0].size + at_qrels
-            qrels_repeated |= _written_over(table, qrels_cells, stamps[first:])
-        run_repeated |= _written_over(table, run_cells, stamps[start:end])
-        at = table[qrels_cells]
-        judged = np.flatnonzero((at >= start) & (at < end))  # a run row of this block
-        found[run_rows[at[judged] - start]] = qrels_rows[judged]
+            qrels_repeated |= _written_over(table, qrels_cells, stamps[first:last])
+        elif run_distinct:
+            table[qrels_cells] = stamps[first:last]
+        if run_distinct:  # each run row reads its cell: a qrels row of this block, or none
+            at = table[run_cells]
+            judged = np.flatnonzero((at >= first) & (at < last))
+            found[run_rows[judged]] = qrels_rows[at[judged] - first]
+        else:
+            run_repeated |= _written_over(table, run_cells, stamps[start:end])
+            at = table[qrels_cells]
+            judged = np.flatnonzero((at >= start) & (at < end))  # a run row of this block
+            found[run_rows[at[judged] - start]] = qrels_rows[judged]
         at_run, at_qrels = end, at_qrels + qrels_cells.size
     return found, run_repeated, qrels_repeated
 
