@@ -288,7 +288,7 @@ def test_ndcg_curve_area_end_to_end():
     ],
 )
 def test_the_ideal_ranking_orders_judgments_by_query_then_grade(n_queries, grades):
-    from coursekit.registry import _by_query_then_grade
+    from coursekit.measures.ndcg_every import by_query_then_grade as _by_query_then_grade
 
     rng = np.random.default_rng(9)
     query = rng.integers(0, n_queries, 3000)

@@ -149,17 +149,17 @@ def test_measures_called_alone():
 @pytest.mark.parametrize("variant", ["trec", "jarvelin", "burges"])
 @pytest.mark.parametrize("k", [None, 1, 5, 10])
 def test_ideal_dcg_counted_equals_each_querys_grades_sorted(variant, k):
-    """The ideal DCG@k from counts of each grade (``registry._ideal_dcg_counted``) against
+    """The ideal DCG@k from counts of each grade (``ndcg_every.ideal_dcg_counted``) against
     each query's grades sorted by hand and summed by ``graded.dcg``; negative and
     fractional grades among them, and a query with no judgment."""
     from coursekit.measures import graded
-    from coursekit.registry import _ideal_dcg_counted
+    from coursekit.measures.ndcg_every import ideal_dcg_counted
 
     rng = np.random.default_rng(len(variant) + (k or 0))
     queries = rng.integers(0, 30, 600)
     queries[queries == 7] = 8  # query 7: no judgment
     grades = rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0], size=600)
-    got = _ideal_dcg_counted(queries, grades, 30, k, variant)
+    got = ideal_dcg_counted(queries, grades, 30, k, variant)
     for q in range(30):
         ideal = sorted(grades[queries == q], reverse=True)
         expected = graded.dcg(ideal, k=k, variant=variant) if ideal else 0.0
