@@ -190,16 +190,17 @@ def test_object_query_blocks_equal_factorize(shared):
     assert list(ids) == list(expected_ids)
 
 
-def test_query_ids_in_any_order_numbered_block_by_block_equal_factorize(monkeypatch):
-    """Python strings in any order, numbered a block of rows at a time: ids first seen in a
-    later block, and a missing id in one, give what one ``pd.factorize`` of them all gives."""
+def test_query_ids_in_any_order_numbered_equal_factorize():
+    """Python strings in any order (few distinct: pandas' hash table of strings, sized for
+    them): ids first seen late, and a missing id, give what ``pd.factorize`` gives; ids that
+    are not all strings (7 beside "7") are read as their strings, as everywhere."""
     from coursekit.evaluation import ids as ids_module
 
-    monkeypatch.setattr(ids_module, "_BLOCK", 1000)
     rng = np.random.default_rng(9)
     values = [f"q{i}" for i in rng.integers(0, 50, 20_000)] + [f"late{i % 3}" for i in range(99)]
     values = list(np.array(values, dtype=object)[rng.permutation(len(values))])
     column = pd.Series(np.array(values, dtype=object), dtype=object)
+    assert ids_module._object_few(column.to_numpy()) is not None  # (the path tested)
     codes, ids = ids_module.query_codes(column, "run", "query id")
     expected_codes, expected_ids = pd.factorize(np.array(values, dtype=object))
     assert codes.tolist() == expected_codes.tolist()
@@ -207,6 +208,11 @@ def test_query_ids_in_any_order_numbered_block_by_block_equal_factorize(monkeypa
     values[15_432] = None
     with pytest.raises(ValueError, match="run row 15432: the query id is missing"):
         ids_module.query_codes(pd.Series(values, dtype=object), "run", "query id")
+    values[15_432] = 7
+    values[15_433] = "7"
+    codes, ids = ids_module.query_codes(pd.Series(values, dtype=object), "run", "query id")
+    assert codes[15_432] == codes[15_433] and ids[codes[15_432]] == "7"
+    assert codes[15_434] == list(ids).index(values[15_434])
 
 
 @pytest.mark.parametrize("spread", [64, 2**40], ids=["near one another", "far apart"])

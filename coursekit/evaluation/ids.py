@@ -1,6 +1,7 @@
 """Id columns as integer codes, for :mod:`.encode`: query ids hashed once a block of equal
-neighbours (or as cached Python string hashes), doc ids turned into pyarrow strings that
-:func:`coursekit.trec.codes.string_codes` numbers together for the run and the qrels.
+neighbours (in any order: by pandas' hash table of strings), doc ids turned into pyarrow
+strings that :func:`coursekit.trec.codes.string_codes` numbers together for the run and the
+qrels.
 """
 
 from __future__ import annotations
@@ -146,24 +147,25 @@ _FEW = 2048  # distinct ids in the sample under which hashing Python strings dir
 
 
 def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes of Python strings with few distinct values (query ids in any order), hashed as
-    they are (their hash is cached by Python); None when there seem to be many distinct values
-    or some id is not a string.
+    """Codes of Python strings with few distinct values (query ids in any order); None when
+    there seem to be many distinct values, or some id is not a ``str`` (or is missing).
 
-    A block of rows at a time, each block's few distinct values then numbered together: the
-    buffers pandas fills (a pointer and a code a row) stay small and are reused, where for a
-    million rows at once they are fresh memory, page by page (35 ms against 26); and the hash
-    table is sized for the few ids, not (pandas' default) for every row, so that it stays in
-    the processor's cache."""
+    Hashed by pandas' hash table of strings (the one :func:`pd.factorize` uses for a column
+    of strings), a block of rows at a time, each block's few distinct values then numbered
+    together: the buffers it fills (a pointer and a code a row) stay small and are reused,
+    where for a million rows at once they are fresh memory, page by page; the table is sized
+    for the few ids, not (pandas' default) for every row, so that it stays in the
+    processor's cache; and pandas' first pass, which checks that every value is a string, is
+    not made: the table gives the code -1 to a value that is not one."""
     if values.size <= _SAMPLE or pd.unique(values[:_SAMPLE]).size > _FEW:
         return None
     codes = np.empty(values.size, dtype=np.int64)
     starts = range(0, values.size, _BLOCK)
     blocks = []
     for start in starts:
-        block, uniques = pd.factorize(values[start : start + _BLOCK], size_hint=4 * _FEW)
-        if uniques.size > 4 * _FEW:
-            return None
+        block, uniques = _factorize_strings(values[start : start + _BLOCK])
+        if uniques.size > 4 * _FEW or block.min(initial=0) < 0:
+            return None  # many ids; or ids to convert, or a missing one to name: elsewhere
         codes[start : start + _BLOCK] = block
         blocks.append(uniques)
     merged, uniques = pd.factorize(np.concatenate(blocks))
@@ -171,13 +173,30 @@ def _object_few(values: np.ndarray) -> tuple[np.ndarray, pd.Index] | None:
         return None
     at = 0
     for start, block in zip(starts, blocks, strict=True):
-        renumbered = np.append(merged[at : at + block.size], -1)  # (-1: a missing id stays so)
+        renumbered = merged[at : at + block.size]
         codes[start : start + _BLOCK] = renumbered[codes[start : start + _BLOCK]]
         at += block.size
     return codes, text_index(uniques)
 
 
 _BLOCK = 1 << 16  #: rows factorized at a time by :func:`_object_few`
+
+
+def _factorize_strings(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(values)`` for few distinct strings: codes (-1 for a value that is not a
+    ``str``, with pandas' hash table of strings) and the distinct values."""
+    if _StringHashTable is None:  # pragma: no cover - a pandas without it
+        return pd.factorize(values, size_hint=4 * _FEW)
+    uniques = _ObjectVector()
+    codes = _StringHashTable(4 * _FEW).get_labels(values, uniques, 0, -1)
+    return codes, uniques.to_array()
+
+
+try:  # pandas' hash table of strings, behind pd.factorize; a private name, so not relied on
+    from pandas._libs.hashtable import ObjectVector as _ObjectVector
+    from pandas._libs.hashtable import StringHashTable as _StringHashTable
+except ImportError:  # pragma: no cover - depends on the pandas installed
+    _StringHashTable = _ObjectVector = None
 
 
 def arrow_strings(values: Any) -> Any:
