@@ -215,6 +215,20 @@ def test_query_ids_in_any_order_numbered_equal_factorize():
     assert codes[15_434] == list(ids).index(values[15_434])
 
 
+def test_query_ids_in_any_order_with_a_lone_surrogate_named():
+    """A lone surrogate (no UTF-8 for it) among Python strings in any order, taken by pandas'
+    hash table of strings: the id is named, whichever row it is on, however often asked."""
+    from coursekit.evaluation import ids as ids_module
+
+    rng = np.random.default_rng(1)
+    values = [f"q{i}" for i in rng.integers(0, 50, 20_000)]
+    values[700] = "bad\ud800"
+    column = pd.Series(np.array(values, dtype=object), dtype=object)
+    for _ in range(3):
+        with pytest.raises(ValueError, match=r"the id 'bad\\ud800' is not valid text"):
+            ids_module.query_codes(column, "run", "query id")
+
+
 @pytest.mark.parametrize("spread", [64, 2**40], ids=["near one another", "far apart"])
 def test_rows_grouped_by_object_address_equal_numpys_unique(spread):
     """Objects allocated near one another are found by marking their addresses, objects far
