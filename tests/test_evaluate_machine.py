@@ -63,6 +63,26 @@ def test_match_pairs_every_way_equals_a_dict_look_up(way, monkeypatch):
     assert twice is None if way == "hash tables" else twice[2]  # None: the caller's own way
 
 
+@pytest.mark.parametrize("hashing", [False, True])
+def test_match_pairs_widens_32_bit_codes_before_pairing_them(hashing, monkeypatch):
+    """Codes come as 32-bit integers (arrow's); a pair, ``query * n_docs + doc``, may need
+    more bits: computed in 32 bits, (2024, 5) and (1000, 5) would wrap to one key with
+    2**22 docs (2024 - 1000 = 1024 = 2**32 / 2**22)."""
+    monkeypatch.setattr(fastcodes, "order_by", lambda keys: None)
+    always(monkeypatch, fastcodes, hashing)
+    n_docs = 2**22  # (too many for direct addressing)
+
+    def codes(*pairs):
+        query, doc = zip(*pairs, strict=True)
+        return np.array(query, dtype=np.int32), np.array(doc, dtype=np.int32)
+
+    run = codes((2024, 5), (1000, 7), (3, 5))
+    qrels = codes((1000, 5), (3, 5), (1000, 7))
+    found, run_repeated, qrels_repeated = fastcodes.match_pairs(run, qrels, n_docs)
+    assert found.tolist() == [-1, 2, 1]  # (2024, 5) is not judged; the others are
+    assert not run_repeated and not qrels_repeated
+
+
 def test_match_pairs_gives_up_when_the_codes_do_not_fit_an_integer():
     one = (np.array([2**40]), np.array([0]))
     assert fastcodes.match_pairs(one, one, 2**30) is None  # the caller's own way

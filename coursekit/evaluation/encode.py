@@ -201,8 +201,12 @@ def encode(run: Side, qrels: Side, missing_as_zero: bool) -> Encoded:
     qrels query with ``missing_as_zero``."""
     queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
-    run_query = index.get_indexer(run.queries)[run.query] if run.query.size else run.query
-    qrels_query = index.get_indexer(qrels.queries)[qrels.query]
+    # (codes in 32 bits: a million rows' codes take half the memory)
+    run_codes, qrels_codes = (
+        _narrow(index.get_indexer(h.queries), len(index)) for h in (run, qrels)
+    )
+    run_query = run_codes[run.query] if run.query.size else run.query
+    qrels_query = qrels_codes[qrels.query]
     run_keep, qrels_keep = run_query >= 0, qrels_query >= 0
     # one code per doc id of run and qrels together (already so when numbered together)
     shared = run.docs is qrels.docs
@@ -233,6 +237,12 @@ def _positions(needles: pd.Index, haystack: pd.Index) -> np.ndarray:
         found = pc.index_in(pa.array(needles.array), value_set=pa.array(haystack.array))
         return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
     return haystack.get_indexer(needles)
+
+
+def _narrow(codes: np.ndarray, n: int) -> np.ndarray:
+    """Codes below ``n`` (or -1) as 32-bit integers when they fit; whoever computes with
+    them widens them first."""
+    return codes.astype(np.int32) if n < 2**31 else codes
 
 
 def _kept(values: np.ndarray, keep: np.ndarray) -> np.ndarray:

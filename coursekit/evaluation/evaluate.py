@@ -204,8 +204,8 @@ def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rank
         found, repeated = matched[0], matched[1]
     else:
         width = max(len(encoded.docs), 1)
-        qrels_key = encoded.qrels_query * width + encoded.qrels_doc
-        found = pd.Index(qrels_key).get_indexer(query * width + doc)
+        qrels_key = encoded.qrels_query.astype(np.int64) * width + encoded.qrels_doc
+        found = pd.Index(qrels_key).get_indexer(query.astype(np.int64) * width + doc)
     grade = np.append(encoded.grades, 0.0)[found]  # found -1 (unjudged): the 0 appended
     return Rankings(
         query=query,

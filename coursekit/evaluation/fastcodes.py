@@ -64,7 +64,10 @@ def match_pairs(
         doc_side = doc_side.astype(np.int32 if 2 * n_docs <= 2**31 else np.int64)[rows]
         query = query.astype(np.int32 if n_queries <= 2**31 else np.int64)[rows]
     elif use_hash_tables(n_run):
-        return _match_hashed(run_query * n_docs + run_doc, qrels_query * n_docs + qrels_doc)
+        return _match_hashed(
+            run_query.astype(np.int64) * n_docs + run_doc,
+            qrels_query.astype(np.int64) * n_docs + qrels_doc,
+        )
     else:
         row_bits = int(max(n_run + n_qrels, 1) - 1).bit_length() or 1
         if key_bits + row_bits > 63:

@@ -72,7 +72,10 @@ def order_by(keys: Sequence[tuple[np.ndarray, int]]) -> np.ndarray | None:
     for values, n in keys:
         if passes and countable(n_rows, passes[-1][1] * n):
             before, n_before = passes.pop()
-            values, n = before.astype(np.int64) * n + values, n_before * n
+            combined = before.astype(np.intp)  # (then in place: one array, not three)
+            combined *= n
+            combined += values
+            values, n = combined, n_before * n
         if not countable(n_rows, n):
             return None
         passes.append((values, n))
@@ -87,4 +90,4 @@ def order_by(keys: Sequence[tuple[np.ndarray, int]]) -> np.ndarray | None:
     for values, n in reversed(more):
         keys = values.astype(np.int32 if n <= 2**31 else np.int64, copy=False)
         order = order[stable_order(keys[order], n)]
-    return order.astype(np.intp)
+    return order  # (32-bit row numbers where they fit)

@@ -73,7 +73,7 @@ def trec_order_and_queries(
         in_order = query
     else:
         order, complete, tied = _by_query_and_score(query, scores, doc_ranks, doc)
-        in_order = np.repeat(np.arange(int(query.max()) + 1), np.bincount(query))
+        in_order = np.repeat(np.arange(int(query.max()) + 1, dtype=query.dtype), np.bincount(query))
         if complete:
             return order, in_order
     if tied is None:
