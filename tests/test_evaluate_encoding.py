@@ -119,10 +119,58 @@ def test_dict_values_are_still_checked():
         ck.evaluate({"q": {"d": None, "e": 1.0}}, qrels, ["AP"])
     with pytest.raises(ValueError, match="not a finite number"):
         ck.evaluate({"q": {"d": float("nan")}}, qrels, ["AP"])
-    # doc ids that are not strings are read as their str(), as before
+    # doc ids that are not strings are read as text, as pandas' astype(str) reads them
     assert ck.evaluate({"q": {7: 1.0}}, {"q": {"7": 1}}, ["AP"]).mean["AP"] == 1.0
-    assert ck.evaluate({"q": {b"d": 1.0}}, {"q": {"b'd'": 1}}, ["AP"]).mean["AP"] == 1.0
+    assert ck.evaluate({"q": {b"d": 1.0}}, {"q": {"d": 1}}, ["AP"]).mean["AP"] == 1.0
     assert ck.evaluate({"q": {"d": 2**70}}, qrels, ["AP"]).mean["AP"] == 1.0
+
+
+def _forms(run: pd.DataFrame, value: str) -> dict[str, object]:
+    """One run (or qrels) in the forms evaluate takes: a nested dict of the objects given, a
+    DataFrame of them (object columns), and the same with categorical ids."""
+    nested: dict = {}
+    for q, d, v in zip(run["query_id"], run["doc_id"], run[value], strict=True):
+        nested.setdefault(q, {})[d] = v
+    return {
+        "dict": nested,
+        "object": run,
+        "categorical": run.astype({"query_id": "category", "doc_id": "category"}),
+    }
+
+
+def test_ids_that_are_not_strings_read_alike_in_every_form():
+    """Bytes, ints and floats as ids: the same text whether the run is a dict, a DataFrame or
+    categoricals (bytes decoded as UTF-8, as pandas' astype(str) does; numbers as str()), so
+    the same numbers; undecodable bytes refused, naming the id, in every form."""
+    ids = pd.Series([b"d1", 7, 2.5, "d4", b"q\xc3\xa9"], dtype=object)
+    run = pd.DataFrame(
+        {
+            "query_id": pd.Series([b"q1"] * 3 + ["q2"] * 2, dtype=object),
+            "doc_id": ids,
+            "score": [5.0, 4.0, 3.0, 2.0, 1.0],
+        }
+    )
+    # judged as text: what each id reads as, written by hand
+    qrels = pd.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q2", "q2"],
+            "doc_id": ["7", "2.5", "d4", "qé"],
+            "relevance": [1, 1, 0, 1],
+        }
+    )
+    # q1: relevant at ranks 2 and 3 of 3, 2 relevant: AP = (1/2 + 2/3) / 2;
+    # q2: relevant at rank 2 of 2, 1 relevant: AP = 1/2
+    expected = {"q1": (1 / 2 + 2 / 3) / 2, "q2": 1 / 2}
+    for form, given in _forms(run, "score").items():
+        for qrels_form, judged in _forms(qrels, "relevance").items():
+            table = ck.evaluate(given, judged, ["AP"]).table()
+            assert table["AP"].to_dict() == pytest.approx(expected), (form, qrels_form)
+    bad = run.assign(doc_id=pd.Series([b"d1", b"\xff", 2.5, "d4", "d5"], dtype=object))
+    for given in _forms(bad, "score").values():
+        with pytest.raises(ValueError, match=r"doc id b'\\xff' is bytes that are not UTF-8"):
+            ck.evaluate(given, qrels, ["AP"])
+    with pytest.raises(ValueError, match=r"run row 1: the doc id b'\\xff'"):
+        ck.evaluate(bad, qrels, ["AP"])
 
 
 def test_object_query_ids_in_blocks():

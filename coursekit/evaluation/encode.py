@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..trec import read_qrels, read_run
 from ..trec.codes import string_codes
-from ..trec.columns import check_grades, first_repeated_pair, refuse_bools
+from ..trec.columns import check_grades, first_repeated_pair, id_text, refuse_bools
 from .fastcodes import numbers_array, strings_array
 from .ids import arrow_strings, doc_strings, is_arrow, query_codes, text_index
 
@@ -79,7 +79,7 @@ class Half:
 
     @cached_property
     def strings(self) -> Any:
-        """The doc ids, a pyarrow string array without nulls (non-``str`` ids as ``str()``)."""
+        """The doc ids, a pyarrow string array without nulls (other ids as text: ``id_text``)."""
         if self.given is not None or self.nested is None:
             return self.given
         strings, all_str = _nested_strings(self.nested)
@@ -306,7 +306,7 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
     if not np.all(np.isfinite(array)):
         _raise_for_value(nested, value_name, what, lambda v: not math.isfinite(v), "")
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
-    query_ids = text_index([str(q) for q in nested])
+    query_ids = text_index([id_text(q, "query id") for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
     keys = query_ids.is_unique  # dict keys, unchanged (doc ids read when first needed)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
@@ -331,12 +331,13 @@ def _all_str(rankings: Iterable[Mapping]) -> bool:
 
 def _nested_strings(nested: Mapping) -> tuple[Any, bool]:
     """The doc ids of a nested dict as one pyarrow array, and whether they were all ``str``
-    (else each id is read as its ``str()``: 7 and "7" become one id)."""
+    (else each id is read as text, :func:`coursekit.trec.columns.id_text`: 7 and "7" become one
+    id)."""
     doc_ids = list(chain.from_iterable(nested.values()))
     strings = strings_array(doc_ids)  # (a string array only when every id is a str)
     if strings is not None:
         return strings, True
-    return arrow_strings([str(d) for d in doc_ids]), False
+    return arrow_strings([id_text(d, "doc id") for d in doc_ids]), False
 
 
 def _check_numbers(nested: Mapping, values: list, value_name: str, what: str) -> None:

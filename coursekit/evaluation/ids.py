@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..trec.codes import string_codes
-from ..trec.columns import object_addresses
+from ..trec.columns import ids_as_text, object_addresses
 
 
 def query_codes(
@@ -28,7 +28,7 @@ def query_codes(
         categories = column.cat.categories
         if not pd.api.types.is_string_dtype(categories):
             # ids such as 7 and "7" become one string: merge their codes
-            merged, categories = pd.factorize(categories.astype(str))
+            merged, categories = pd.factorize(ids_as_text(categories, name))
             codes = np.where(codes >= 0, merged[codes], -1)
             categories = pd.Index(categories)
     elif (
@@ -39,7 +39,7 @@ def query_codes(
         codes, categories = found
     elif (array := arrow_strings(column)) is None:
         # ids that are not all strings (numbers, say): as strings
-        codes, categories = pd.factorize(column.astype(str))
+        codes, categories = pd.factorize(ids_as_text(column, name, what))
         categories = pd.Index(categories)
     else:
         codes, categories = _dictionary_encode(array, blocks)
@@ -254,10 +254,10 @@ def doc_strings(column: pd.Series, what: str) -> tuple[Any, np.ndarray | None]:
         rows = column.cat.codes.to_numpy().astype(np.int64)
         categories = column.cat.categories
         if not pd.api.types.is_string_dtype(categories):
-            categories = categories.astype(str)  # ids such as 7 and "7": one string
+            categories = ids_as_text(categories, "doc id")  # 7 and "7": one string
         strings = arrow_strings(categories)
         if strings is None:
-            strings = arrow_strings(categories.astype(str))
+            strings = arrow_strings(ids_as_text(categories, "doc id"))
         missing = rows < 0
     elif (shared := _shared_strings(column)) is not None:  # each object converted once
         strings, rows = shared
@@ -268,7 +268,7 @@ def doc_strings(column: pd.Series, what: str) -> tuple[Any, np.ndarray | None]:
         rows = None
         strings = arrow_strings(column)
         if strings is None:  # ids that are not all strings (numbers, say): as strings
-            strings = arrow_strings(column.astype(str))
+            strings = arrow_strings(ids_as_text(column, "doc id", what))
         missing = strings.is_null().to_numpy(zero_copy_only=False) if strings.null_count else None
     if missing is not None and missing.any():
         raise ValueError(f"{what} row {int(np.flatnonzero(missing)[0])}: the doc id is missing")

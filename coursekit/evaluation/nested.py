@@ -17,6 +17,7 @@ from itertools import chain, islice
 import numpy as np
 
 from ..registry import Rankings
+from ..trec.columns import id_text
 from .encode import Half
 from .pairs import ranked_run
 
@@ -51,10 +52,10 @@ def _grades(run: Mapping, qrels: Mapping, n_retrieved: int) -> np.ndarray:
     >>> _grades({"q": {"a": 2.0, "b": 1.0}}, {"q": {"c": 1, "b": 2}}, 2).tolist()
     [0.0, 2.0]
     """
-    by_id = {str(q): judged for q, judged in qrels.items()}  # (query ids distinct as strings)
+    by_id = {id_text(q): judged for q, judged in qrels.items()}  # (query ids distinct as text)
     return np.fromiter(
         chain.from_iterable(
-            _graded(retrieved, by_id.get(str(q), _EMPTY)) for q, retrieved in run.items()
+            _graded(retrieved, by_id.get(id_text(q), _EMPTY)) for q, retrieved in run.items()
         ),
         dtype=np.float64,
         count=n_retrieved,

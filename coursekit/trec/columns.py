@@ -85,7 +85,44 @@ def first_repeated(keys: np.ndarray) -> int | None:
 
 def as_str(column: pd.Series) -> np.ndarray:
     """An id column as an array of Python strings, whatever its dtype (categorical too)."""
-    return column.astype(str).to_numpy(dtype=object)
+    return ids_as_text(column, "id").to_numpy(dtype=object)
+
+
+def id_text(value: object, name: str = "id") -> str:
+    """An id as text, read as pandas' ``astype(str)`` reads one, so that a run gives the same
+    numbers as a dict and as a DataFrame: a ``str`` as it is, ``bytes`` decoded as UTF-8,
+    anything else as its ``str()`` (7 and "7" are then one id). Bytes that are not UTF-8
+    are refused, naming the id (``name``: "doc id", say).
+
+    >>> id_text(b"d1"), id_text(7), id_text("q1")
+    ('d1', '7', 'q1')
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"the {name} {value!r} is bytes that are not UTF-8: decode the ids to text first"
+            ) from None
+    return str(value)
+
+
+def ids_as_text(ids: pd.Series | pd.Index, name: str, where: str = "") -> pd.Series | pd.Index:
+    """``ids.astype(str)`` (which decodes bytes as UTF-8: see :func:`id_text`), with bytes that
+    are not UTF-8 refused by their row (``where``: "run", say) rather than pandas'
+    ``UnicodeDecodeError``."""
+    try:
+        return ids.astype(str)
+    except UnicodeDecodeError:
+        for i, value in enumerate(ids):  # (only to name the first undecodable id)
+            try:
+                id_text(value, name)
+            except ValueError as error:
+                place = f"{where} row {i}: " if where and isinstance(ids, pd.Series) else ""
+                raise ValueError(place + str(error)) from None
+        raise
 
 
 MAX_GRADE = 2**31 - 1  # trec_eval and pytrec_eval read grades as C ints

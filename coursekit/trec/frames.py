@@ -15,6 +15,8 @@ from .columns import (
     RUN_COLUMNS,
     as_str,
     first_duplicate,
+    id_text,
+    ids_as_text,
     integral_grades,
     refuse_bools,
 )
@@ -41,10 +43,13 @@ def _nested_to_frame(nested: Mapping, value_name: str, what: str) -> pd.DataFram
                     f"{what}: the {value_name} of document {doc!r} for query {qid!r} is "
                     f"{value!r}, not a finite number"
                 )
-            queries.append(str(qid))
-            docs.append(str(doc))
+            queries.append(id_text(qid, "query id"))
+            docs.append(id_text(doc, "doc id"))
             values.append(value)
     return pd.DataFrame({"query_id": queries, "doc_id": docs, value_name: values})
+
+
+_NAMES = {"query_id": "query id", "doc_id": "doc id"}
 
 
 def _idsas_strings(frame: pd.DataFrame) -> None:
@@ -53,9 +58,9 @@ def _idsas_strings(frame: pd.DataFrame) -> None:
         dtype = frame[column].dtype
         if isinstance(dtype, pd.CategoricalDtype):
             if not pd.api.types.is_string_dtype(dtype.categories):
-                frame[column] = frame[column].astype(str).astype("category")
+                frame[column] = ids_as_text(frame[column], _NAMES[column]).astype("category")
         elif not pd.api.types.is_string_dtype(dtype):
-            frame[column] = frame[column].astype(str)
+            frame[column] = ids_as_text(frame[column], _NAMES[column])
 
 
 def _check_columns(frame: pd.DataFrame, needed: list[str], what: str) -> None:
