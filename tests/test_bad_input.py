@@ -215,6 +215,61 @@ def test_qrels_dict_document_twice_after_id_conversion():
         ck.as_qrels_frame({"q": {3: 1, "3": 0}})
 
 
+def test_frames_read_ids_as_evaluate_does():
+    """The frames layer (as_run_frame, write_run, run_to_dict...) reads ids that are not
+    strings as evaluate does: bytes decoded, numbers as str(), so 7 and "7" are one id."""
+    run = pd.DataFrame(
+        {
+            "query_id": pd.Series([b"q1", "q1", 3], dtype=object),
+            "doc_id": pd.Series([b"d1", 7, 2.5], dtype=object),
+            "score": [3.0, 2.0, 1.0],
+        }
+    )
+    assert ck.as_run_frame(run)[["query_id", "doc_id"]].to_numpy().tolist() == [
+        ["3", "2.5"],
+        ["q1", "d1"],
+        ["q1", "7"],
+    ]
+    assert ck.run_to_dict(run) == {"q1": {"d1": 3.0, "7": 2.0}, "3": {"2.5": 1.0}}
+    qrels = run.rename(columns={"score": "relevance"}).assign(relevance=[1, 0, 2])
+    assert ck.qrels_to_dict(qrels) == {"q1": {"d1": 1, "7": 0}, "3": {"2.5": 2}}
+    twice = pd.DataFrame(
+        {"query_id": ["q", "q"], "doc_id": pd.Series([7, "7"], dtype=object), "score": [2, 1]}
+    )
+    for call in (ck.as_run_frame, ck.run_to_dict):
+        with pytest.raises(ValueError, match="run row 1: document '7' is retrieved twice"):
+            call(twice)
+    with pytest.raises(ValueError, match="qrels row 1: document '7' is judged twice"):
+        ck.as_qrels_frame(twice.rename(columns={"score": "relevance"}))
+
+
+MISSING_IDS = {
+    "None among strings": lambda: pd.Series(["a", None, "c"], dtype=object),
+    "NaN among strings": lambda: pd.Series(["a", np.nan, "c"], dtype=object),
+    "pandas' str": lambda: pd.Series(["a", None, "c"], dtype="str"),
+    "floats": lambda: pd.Series([1.0, np.nan, 3.0]),
+    "categorical": lambda: pd.Series(["a", None, "c"], dtype="category"),
+}
+
+
+@pytest.mark.parametrize("column", MISSING_IDS)
+@pytest.mark.parametrize("name", ["query_id", "doc_id"])
+def test_frames_refuse_a_missing_id_by_its_row(tmp_path, column, name):
+    ids = {"query_id": ["q", "q", "q"], "doc_id": ["a", "b", "c"], name: MISSING_IDS[column]()}
+    what = name.replace("_", " ")
+    run = pd.DataFrame({**ids, "score": [3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({**ids, "relevance": [1, 0, 1]})
+    for call in (ck.as_run_frame, ck.run_to_dict, lambda r: ck.write_run(r, tmp_path / "r")):
+        with pytest.raises(ValueError, match=f"run row 1: the {what} is missing"):
+            call(run)
+    for call in (ck.as_qrels_frame, lambda q: ck.write_qrels(q, tmp_path / "q")):
+        with pytest.raises(ValueError, match=f"qrels row 1: the {what} is missing"):
+            call(qrels)
+    with pytest.raises(ValueError, match=f"run row 1: the {what} is missing"):
+        ck.evaluate(run, {"q": {"a": 1}}, ["AP"])  # (as evaluate says it)
+    assert not (tmp_path / "r").exists() and not (tmp_path / "q").exists()
+
+
 # --- k -------------------------------------------------------------------------------------------
 
 K_FUNCTIONS = {

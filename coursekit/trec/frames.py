@@ -52,15 +52,23 @@ def _nested_to_frame(nested: Mapping, value_name: str, what: str) -> pd.DataFram
 _NAMES = {"query_id": "query id", "doc_id": "doc id"}
 
 
-def _idsas_strings(frame: pd.DataFrame) -> None:
-    """Make the id columns strings, keeping categorical columns of strings as they are."""
+def _ids_as_text(frame: pd.DataFrame, what: str) -> None:
+    """Make the id columns text, as :func:`coursekit.evaluate` reads them (:func:`id_text`: 7
+    and "7" one id, bytes decoded), keeping columns of strings and categoricals of strings as
+    they are; a missing id is refused by its row (``what``: "run" or "qrels")."""
     for column in ("query_id", "doc_id"):
-        dtype = frame[column].dtype
-        if isinstance(dtype, pd.CategoricalDtype):
-            if not pd.api.types.is_string_dtype(dtype.categories):
-                frame[column] = ids_as_text(frame[column], _NAMES[column]).astype("category")
-        elif not pd.api.types.is_string_dtype(dtype):
-            frame[column] = ids_as_text(frame[column], _NAMES[column])
+        values = frame[column]
+        missing = values.isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"{what} row {int(np.flatnonzero(missing)[0])}: the {_NAMES[column]} is missing"
+            )
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            if not pd.api.types.is_string_dtype(values.dtype.categories):
+                text = ids_as_text(values.cat.categories, _NAMES[column])
+                frame[column] = pd.Categorical(text[values.cat.codes.to_numpy()])
+        elif not pd.api.types.is_string_dtype(values):  # (an object column: every value a str)
+            frame[column] = ids_as_text(values, _NAMES[column], what)
 
 
 def _check_columns(frame: pd.DataFrame, needed: list[str], what: str) -> None:
@@ -82,7 +90,7 @@ def as_qrels_frame(qrels: Any) -> pd.DataFrame:
     elif isinstance(qrels, pd.DataFrame):
         _check_columns(qrels, QRELS_COLUMNS, "the qrels")
         frame = qrels[QRELS_COLUMNS].copy()
-        _idsas_strings(frame)
+        _ids_as_text(frame, "qrels")
         refuse_bools(frame["relevance"], lambda i: f"qrels row {i}", "grade")
         grades = pd.to_numeric(frame["relevance"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(grades)):
@@ -114,7 +122,7 @@ def as_run_frame(run: Any, check_duplicates: bool = True) -> pd.DataFrame:
         _check_columns(run, ["query_id", "doc_id", "score"], "the run")
         kept = [c for c in RUN_COLUMNS if c in run.columns]
         frame = run[kept]  # copy-on-write: columns are copied only if changed
-        _idsas_strings(frame)
+        _ids_as_text(frame, "run")
         refuse_bools(frame["score"], lambda i: f"run row {i}", "score")
         scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=float)
         if not np.all(np.isfinite(scores)):
