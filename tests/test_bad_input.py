@@ -303,6 +303,23 @@ def test_k_none_where_a_cutoff_is_required(function):
         K_FUNCTIONS[function](None)
 
 
+@pytest.mark.parametrize("function", K_FUNCTIONS)
+@pytest.mark.parametrize("k", [2**63, 10**400])
+def test_k_beyond_64_bits_is_refused_by_name(function, k):
+    # (Python ints have no limit; numpy's indices stop at 2**63 - 1, floats near 10**308)
+    with pytest.raises(ValueError, match=r"k is too large: it must be a positive integer"):
+        K_FUNCTIONS[function](k)
+
+
+def test_numbers_beyond_a_float_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"rels\[1\] \(rank 2\) is 1000.*too large for a grade"):
+        ck.average_precision([1, 10**400], 1)
+    with pytest.raises(ValueError, match="beta is too large: it must be a positive number"):
+        ck.f_measure(0.5, 0.25, beta=10**400)
+    with pytest.raises(ValueError, match="precision is too large: it must be a number in"):
+        ck.f_measure(10**400, 0.5)
+
+
 # --- n_relevant ----------------------------------------------------------------------------------
 
 N_RELEVANT_FUNCTIONS = {
