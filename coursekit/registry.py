@@ -265,6 +265,9 @@ def _unknown(name: str, why: str) -> ValueError:
     return ValueError(f"unknown measure {name!r} ({why}). Known measures:\n{known_measures()}")
 
 
+MAX_CUTOFF = 2**31 - 1  #: the largest cut-off (P@k, nDCG@k...): far more than any run ranks
+
+
 def parse_measure(name: str) -> Measure:
     """The :class:`Measure` called ``name``; an unknown name is a ``ValueError`` listing the
     known ones.
@@ -276,6 +279,8 @@ def parse_measure(name: str) -> Measure:
     'n_max'
     >>> parse_measure("nDCG").param is None
     True
+    >>> parse_measure("P@010").name, parse_measure("IPrec@0.30").name
+    ('P@10', 'IPrec@0.3')
     """
     if not isinstance(name, str):
         raise TypeError(f"a measure name is a string such as 'AP' or 'P@10', got {name!r}")
@@ -304,10 +309,13 @@ def parse_measure(name: str) -> Measure:
         else:
             if "." in param or int(param) <= 0:
                 raise _unknown(name, "the cut-off must be a positive integer")
+            if int(param) > MAX_CUTOFF:
+                raise _unknown(name, f"the cut-off must be at most {MAX_CUTOFF}")
             param_value = int(param)
     if param_value is None:
         return Measure(family, family, None, None, spec.description, spec.one, spec.every)
-    canonical = f"{family}@{param}"
+    # one name for one measure: P@010 is P@10, IPrec@0.30 is IPrec@0.3
+    canonical = f"{family}@{param_value!r}"
     kind = _PARAM_KIND[kind]
     return Measure(canonical, family, param_value, kind, spec.description, spec.one, spec.every)
 

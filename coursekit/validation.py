@@ -61,7 +61,7 @@ def as_grades(rels: Any, name: str = "rels") -> np.ndarray:
         try:
             array = np.asarray(items, dtype=float) if items else np.zeros(0)
         except OverflowError:  # an int beyond any float (10**400)
-            position = next(i for i, item in enumerate(items) if not _fits_a_float(item))
+            position = next(i for i, item in enumerate(items) if not fits_a_float(item))
             raise ValueError(
                 f"{name}[{position}] (rank {position + 1}) is {_describe(items[position])}: "
                 "too large for a grade"
@@ -133,7 +133,7 @@ def check_scalar(
             expected = f"{what} ({bounds[0]})" if bounds else what
         too_low = min_val is not None and (value < min_val or (not left and value == min_val))
         too_high = max_val is not None and (value > max_val or (not right and value == max_val))
-        if not _fits_a_float(value) or (
+        if not fits_a_float(value) or (
             isinstance(value, numbers.Integral) and abs(int(value)) > _LARGEST_INT
         ):
             raise ValueError(f"{name} is too large: it must be {expected}, got {_describe(value)}")
@@ -145,7 +145,7 @@ def check_scalar(
 _LARGEST_INT = 2**63 - 1  #: integers beyond it cannot index arrays or count rows
 
 
-def _fits_a_float(value: Any) -> bool:
+def fits_a_float(value: Any) -> bool:
     """Whether a number converts to a float (an int of 400 digits does not)."""
     try:
         float(value)

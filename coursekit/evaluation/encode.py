@@ -24,7 +24,15 @@ import pandas as pd
 
 from ..trec import read_qrels, read_run
 from ..trec.codes import string_codes
-from ..trec.columns import check_grades, first_repeated_pair, id_text, refuse_bools
+from ..trec.columns import (
+    check_columns,
+    check_grades,
+    column_numbers,
+    first_repeated_pair,
+    id_text,
+    not_text,
+)
+from ..validation import fits_a_float
 from .fastcodes import numbers_array, strings_array
 from .ids import arrow_strings, doc_strings, is_arrow, query_codes, text_index
 
@@ -260,13 +268,7 @@ def _present(codes: np.ndarray, ids: pd.Index) -> pd.Index:
 
 
 def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> Half:
-    needed = ["query_id", "doc_id", value_name]
-    missing = [c for c in needed if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"{what} DataFrame lacks the column(s) {', '.join(missing)}; it has "
-            f"{', '.join(map(str, frame.columns))}"
-        )
+    check_columns(frame, ["query_id", "doc_id", value_name], what)
     query, queries = query_codes(frame["query_id"], short, "query id", blocks=True)
     strings, rows = doc_strings(frame["doc_id"], short)
     half = Half(query, queries, strings, rows, np.zeros(0), short)
@@ -275,13 +277,7 @@ def _from_frame(frame: pd.DataFrame, value_name: str, what: str, short: str) -> 
     def place(i: int) -> str:
         return f"{short} row {i} (query {queries[query[i]]!r}, document {half.doc_id(i)!r})"
 
-    refuse_bools(frame[value_name], place, kind)
-    values = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=float)
-    if not np.all(np.isfinite(values)):
-        i = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise ValueError(
-            f"{place(i)}: the {kind} {frame[value_name].iloc[i]!r} is not a finite number"
-        )
+    values = column_numbers(frame[value_name], place, kind)
     if isinstance(frame["query_id"].dtype, pd.CategoricalDtype):
         # queries as the rows use them; codes renumbered only if some category is unused
         present = _present(query, queries)
@@ -302,11 +298,14 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
     array = numbers_array(values)
     if array is None:  # not only ints and floats (or empty): checked one by one
         _check_numbers(nested, values, value_name, what)
-        array = np.array(values, dtype=float) if values else np.zeros(0)
+        try:
+            array = np.array(values, dtype=float) if values else np.zeros(0)
+        except OverflowError:  # an int beyond any float (10**400)
+            _raise_for_value(nested, value_name, what, lambda v: not fits_a_float(v), "")
     if not np.all(np.isfinite(array)):
         _raise_for_value(nested, value_name, what, lambda v: not math.isfinite(v), "")
     lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
-    query_ids = text_index([id_text(q, "query id") for q in nested])
+    query_ids = text_index([id_text(q, f"{short} query id") for q in nested])
     query = np.repeat(np.arange(len(query_ids)), lengths)
     keys = query_ids.is_unique  # dict keys, unchanged (doc ids read when first needed)
     if not query_ids.is_unique:  # ids such as 7 and "7" become one string
@@ -320,12 +319,18 @@ def _from_nested(nested: Mapping, value_name: str, what: str, short: str) -> Hal
 
 
 def _all_str(rankings: Iterable[Mapping]) -> bool:
-    """Whether every key of every dict is a ``str`` (``str.join`` checks it in one pass)."""
+    """Whether every key of every dict is a ``str`` (``str.join`` checks it in one pass); a
+    ``str`` that UTF-8 cannot encode (a lone surrogate) is refused, as in every other form
+    (checked only for text that is not all ASCII, which Python knows without reading it)."""
     try:
         for docs_of_query in rankings:
-            "".join(docs_of_query)
+            joined = "".join(docs_of_query)
+            if not joined.isascii():
+                joined.encode("utf-8")
     except TypeError:
         return False
+    except UnicodeEncodeError as error:
+        raise not_text(error) from None
     return True
 
 
@@ -360,9 +365,10 @@ def _raise_for_value(nested: Mapping, value_name: str, what: str, bad, message: 
                         f"{what}: the {value_name} of document {doc!r} for query {qid!r} "
                         f"{message}, got {value!r}"
                     )
+                finite = "not a finite number" if fits_a_float(value) else "too large"
                 raise ValueError(
                     f"{what}: the {value_name} of document {doc!r} for query {qid!r} is "
-                    f"{value!r}, not a finite number"
+                    f"{value!r}, {finite}"
                 )
 
 

@@ -120,13 +120,15 @@ def numbers_array(values: list) -> np.ndarray | None:
     ([2.5, 1.0], None, None)
     >>> numbers_array([1.0, 0.0, 1]).tolist(), numbers_array([1.0, np.False_, 2.5])
     ([1.0, 0.0, 1.0], None)
+    >>> numbers_array([-1.0, np.uint64(2**64 - 1)]) is None  # (pyarrow would read -1.0)
+    True
     """
     import pyarrow as pa
     from pandas.api.types import infer_dtype
 
     try:
         array = pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
+    except (pa.ArrowException, OverflowError, TypeError, ValueError):
         return None
     kind = array.type
     if array.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
@@ -134,11 +136,23 @@ def numbers_array(values: list) -> np.ndarray | None:
     numbers = array.to_numpy(zero_copy_only=False).astype(float, copy=False)
     if pa.types.is_floating(kind):
         maybe = np.flatnonzero((numbers == 0) | (numbers == 1)).tolist()
-        if maybe:
-            gathered = itemgetter(*maybe)(values) if len(maybe) > 1 else (values[maybe[0]],)
-            if infer_dtype(gathered, skipna=False) not in _NUMBERS:
-                return None  # a bool among them (pandas says "mixed" or "boolean")
+        if maybe and infer_dtype(_gathered(values, maybe), skipna=False) not in _NUMBERS:
+            return None  # a bool among them (pandas says "mixed" or "boolean")
+    # pyarrow reads numpy's unsigned integers just below 2**64, among other numbers, as
+    # small negative ones (2**64 - 1 as -1): negative whole numbers are looked at again
+    negative = numbers < 0
+    negative &= numbers == np.trunc(numbers)
+    maybe = np.flatnonzero(negative).tolist()
+    if maybe and any(
+        issubclass(t, np.unsignedinteger) for t in set(map(type, _gathered(values, maybe)))
+    ):
+        return None
     return numbers
+
+
+def _gathered(values: list, rows: list[int]) -> tuple:
+    """``values[i]`` for each of ``rows``, in one call."""
+    return itemgetter(*rows)(values) if len(rows) > 1 else (values[rows[0]],)
 
 
 def strings_array(values: list) -> Any:
@@ -148,7 +162,7 @@ def strings_array(values: list) -> Any:
 
     try:
         array = pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError, ValueError):
+    except (pa.ArrowException, OverflowError, TypeError, ValueError):
         return None  # (UnicodeEncodeError, a lone surrogate, is a ValueError)
     if array.null_count or not pa.types.is_string(array.type):
         return None  # e.g. bytes (binary), or None in a list of strings

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..trec.codes import string_codes
-from ..trec.columns import ids_as_text, object_addresses
+from ..trec.columns import ids_as_text, not_text, object_addresses
 
 
 def query_codes(
@@ -214,7 +214,7 @@ def arrow_strings(values: Any) -> Any:
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
     except UnicodeEncodeError as error:  # (a str that UTF-8 cannot hold)
-        raise _not_text(error) from None
+        raise not_text(error) from None
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
@@ -224,14 +224,7 @@ def text_index(ids: Any) -> pd.Index:
     try:
         return pd.Index(ids, dtype="str")
     except UnicodeEncodeError as error:
-        raise _not_text(error) from None
-
-
-def _not_text(error: UnicodeEncodeError) -> ValueError:
-    return ValueError(
-        f"the id {error.object!r} is not valid text: it holds a lone surrogate "
-        f"({error.reason}), which no TREC file can hold; ids must be encodable as UTF-8"
-    )
+        raise not_text(error) from None
 
 
 def _dictionary_encode(array: Any, blocks: bool = False) -> tuple[np.ndarray, pd.Index]:

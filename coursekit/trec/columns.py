@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
 
+from ..validation import fits_a_float
 from .addressing import addressable, repeated_by_address
 from .counting import countable, order_by, stable_order
 from .machine import use_hash_tables
@@ -94,11 +95,15 @@ def id_text(value: object, name: str = "id") -> str:
     anything else as its ``str()`` (7 and "7" are then one id). Bytes that are not UTF-8
     are refused, naming the id (``name``: "doc id", say).
 
+    A missing id (None, NaN, ``pd.NA``) is refused, as a missing value in a column is.
+
     >>> id_text(b"d1"), id_text(7), id_text("q1")
     ('d1', '7', 'q1')
     """
     if isinstance(value, str):
         return value
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        raise ValueError(f"a {name} is missing ({value!r}): every id must be text")
     if isinstance(value, bytes):
         try:
             return value.decode("utf-8")
@@ -123,6 +128,44 @@ def ids_as_text(ids: pd.Series | pd.Index, name: str, where: str = "") -> pd.Ser
                 place = f"{where} row {i}: " if where and isinstance(ids, pd.Series) else ""
                 raise ValueError(place + str(error)) from None
         raise
+
+
+def not_text(error: UnicodeEncodeError) -> ValueError:
+    """The error for an id that UTF-8 cannot encode (a lone surrogate), naming it, where
+    pandas and pyarrow would raise ``UnicodeEncodeError``."""
+    return ValueError(
+        f"the id {error.object!r} is not valid text: it holds a lone surrogate "
+        f"({error.reason}), which no TREC file can hold; ids must be encodable as UTF-8"
+    )
+
+
+def check_text(ids: Iterable[str]) -> None:
+    """Refuse a ``str`` that UTF-8 cannot encode (a lone surrogate) among ``ids``, naming it
+    (read only when the text is not all ASCII, which Python knows without reading it)."""
+    joined = "".join(ids)
+    if not joined.isascii():
+        try:
+            joined.encode("utf-8")
+        except UnicodeEncodeError:
+            for one in ids:  # (only to name the id)
+                try:
+                    one.encode("utf-8")
+                except UnicodeEncodeError as error:
+                    raise not_text(error) from None
+
+
+def check_columns(frame: pd.DataFrame, needed: list[str], what: str) -> None:
+    """Refuse a DataFrame that lacks a needed column or has two of one name (``what``: "the
+    run", say)."""
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{what} DataFrame lacks the column(s) {', '.join(missing)}; it has "
+            f"{', '.join(map(str, frame.columns))}"
+        )
+    twice = [c for c in needed if isinstance(frame[c], pd.DataFrame)]
+    if twice:
+        raise ValueError(f"{what} DataFrame has two columns named {twice[0]!r}: keep one")
 
 
 MAX_GRADE = 2**31 - 1  # trec_eval and pytrec_eval read grades as C ints
@@ -176,6 +219,37 @@ def bool_rows(values: pd.Series | np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     objects = values.to_numpy() if isinstance(values, pd.Series) else values
     return np.flatnonzero(np.isin(object_addresses(objects), [id(b) for b in _BOOLS]))
+
+
+def column_numbers(column: pd.Series, place: Callable[[int], str], kind: str) -> np.ndarray:
+    """A score or grade column as float64, or an error naming the first bad row (``place(i)``
+    names row ``i``; ``kind``: "score" or "grade"): bools, complex numbers, dates and
+    durations are refused (pandas would read True as 1, 2+1j as 2, a date as nanoseconds),
+    and so are text that is not a number, numbers beyond a float, NaN and infinities."""
+    refuse_bools(column, place, kind)
+    if column.dtype.kind in "cmM":  # (numpy's complex, timedelta and datetime kinds)
+        raise TypeError(f"{place(0)}: the {kind} {_shown(column.iloc[0])!r} is not a real number")
+    try:
+        numbers = pd.to_numeric(column, errors="coerce")
+    except OverflowError:  # an int beyond any float (10**400)
+        i = next(i for i, value in enumerate(column) if not fits_a_float(value))
+        shown = _shown(column.iloc[i])
+        raise ValueError(f"{place(i)}: the {kind} {shown!r} is too large") from None
+    if numbers.dtype.kind == "c":  # complex numbers in an object column
+        i = int(np.flatnonzero(np.asarray(numbers).imag != 0)[0]) if numbers.size else 0
+        raise TypeError(f"{place(i)}: the {kind} {_shown(column.iloc[i])!r} is not a real number")
+    values = numbers.to_numpy(dtype=float, na_value=np.nan)
+    if not np.all(np.isfinite(values)):
+        i = int(np.flatnonzero(~np.isfinite(values))[0])
+        shown = _shown(column.iloc[i])
+        raise ValueError(f"{place(i)}: the {kind} {shown!r} is not a finite number")
+    return values
+
+
+def _shown(value: object) -> object:
+    """A value as an error message shows it: numpy's scalars as Python's (nan, not
+    np.float64(nan))."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def refuse_bools(column: pd.Series, place: Callable[[int], str], kind: str) -> None:
