@@ -247,6 +247,16 @@ def test_gain_over_a_zero_baseline_is_undefined():
     assert view.values["mean B"] == pytest.approx(0.4 / 3)
 
 
+def test_the_same_difference_on_every_query_leaves_the_t_test_undefined():
+    # B = A + 0.1 on every query: no spread, so no t statistic (the other tests still run:
+    # B is higher on all three queries, so Wilcoxon's exact p is 2 / 2**3 = 0.25)
+    frame = pd.DataFrame({"a": [0.1, 0.2, 0.4], "b": [0.2, 0.3, 0.5]}, index=["x", "y", "z"])
+    view = CompareSystems({"AP": frame}, a="a", b="b")
+    assert math.isnan(view.values["paired t-test p"])
+    assert view.values["Wilcoxon p"] == pytest.approx(0.25)
+    assert "every difference B − A is the same" in view.readout()
+
+
 def test_query_order_of_later_tables_follows_the_first():
     shuffled = tables()
     shuffled["P@5"] = P5.iloc[::-1][["other", "new", "base"]]

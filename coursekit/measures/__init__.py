@@ -6,7 +6,8 @@
 - :mod:`.graded`: CG, DCG, nDCG and their curves (chapter 05);
 - :mod:`.recall_oriented`: R_norm, PRES, MOR (chapter 06);
 - :mod:`.correlation`: Spearman's rho, Kendall's tau (chapter 07);
-- :mod:`.significance`: gain, paired t-test, Wilcoxon, randomization test, bootstrap (chapter 08);
+- :mod:`.significance`: gain, paired t-test, Wilcoxon, randomization test, bootstrap (chapter 08),
+  on scores checked and paired by :mod:`.paired`;
 - :mod:`.power`: effect size d_z, power, topic set size, Holm–Bonferroni (chapter 08);
 - :mod:`.agreement`: Cohen's and Fleiss' kappa; :mod:`.incomplete`: bpref, infAP, condensed
   lists (chapter 09);

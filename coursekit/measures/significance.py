@@ -1,8 +1,10 @@
 """Comparing two systems: relative gain and paired significance tests over per-query scores.
 
 ``a`` and ``b`` are the per-query scores of systems A and B on the *same* queries, in the same
-order (for example the AP of each query). The tests come from ``scipy.stats``; this module fixes
-their pairing, their defaults and a seed, and returns one small result type.
+order (for example the AP of each query). Lists and arrays are paired by position; two pandas
+Series are paired by their index labels (see :func:`.paired.paired_scores`). The tests come from
+``scipy.stats``; this module fixes their pairing, their defaults and a seed, and returns one
+small result type.
 
 English / French / Italian: significance test / test de significativité / test di
 significatività; paired / apparié / appaiato.
@@ -10,13 +12,23 @@ significatività; paired / apparié / appaiato.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from ..validation import check_finite, check_positive_int, check_scalar
+from ..validation import check_finite, check_scalar
+from .paired import (
+    MIN_BOOTSTRAP_RESAMPLES,
+    all_equal_error,
+    check_resamples,
+    check_seed,
+    common_difference,
+    paired_scores,
+    resample_batch,
+)
 
 __all__ = [
     "TestResult",
@@ -38,31 +50,12 @@ class TestResult(NamedTuple):
     pvalue: float
 
 
-def paired_scores(
-    a: Sequence[float], b: Sequence[float], purpose: str = "a paired test"
-) -> tuple[np.ndarray, np.ndarray]:
-    """Two systems' per-query scores as float arrays, checked: one-dimensional, the same length,
-    at least two queries, finite numbers."""
-    x = np.asarray(a, dtype=float)
-    y = np.asarray(b, dtype=float)
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("a and b must be one-dimensional lists of per-query scores")
-    if x.size != y.size:
-        raise ValueError(
-            f"a and b must hold one score per query for the same queries: got {x.size} and {y.size}"
-        )
-    if x.size < 2:
-        raise ValueError(f"{purpose} needs the scores of at least two queries")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("per-query scores must be finite numbers")
-    return x, y
-
-
 def gain_percent(a: float, b: float) -> float:
     """Relative gain of A over B in percent: 100 · (A − B) / B.
 
     A common rule of thumb in the course material calls a gain of 5 % or more a real
-    improvement; a significance test says more (see :func:`paired_t_test`).
+    improvement; a significance test says more (see :func:`paired_t_test`). A baseline ``b``
+    so close to 0 that the gain is not a finite number is refused.
 
     >>> round(gain_percent(0.42, 0.40), 6)
     5.0
@@ -70,20 +63,31 @@ def gain_percent(a: float, b: float) -> float:
     a, b = check_finite(a, "a"), check_finite(b, "b")
     if b == 0:
         raise ValueError("the gain over a baseline scoring 0 is undefined (division by zero)")
-    return 100.0 * (a - b) / b
+    gain = 100.0 * (a - b) / b
+    if not math.isfinite(gain):  # a - b or 100 (a - b) overflowed: the same gain another way
+        gain = 100.0 * (a / b - 1.0)
+    if not math.isfinite(gain):
+        raise ValueError(f"the gain of a={a!r} over b={b!r} is too large to be a number")
+    return gain
 
 
 def paired_t_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     """Student's paired t-test on the per-query differences (``scipy.stats.ttest_rel``).
 
-    Assumes the differences are roughly normal; two-sided.
+    Assumes the differences are roughly normal; two-sided. Identical systems (every
+    difference 0) give t = 0 and p = 1; differences that are all equal but not 0 have no
+    spread, so no t statistic: they are refused (see :func:`common_difference`). ``a`` and
+    ``b`` are paired as :func:`paired_scores` says (two pandas Series by label).
 
     >>> round(paired_t_test([0.5, 0.6, 0.7, 0.8], [0.4, 0.5, 0.7, 0.6]).pvalue, 3)
     0.092
     """
     x, y = paired_scores(a, b)
-    if np.all(x - y == 0):
+    common = common_difference(x, y)
+    if common == 0:
         return TestResult("paired t-test", 0.0, 1.0)
+    if common is not None:
+        raise all_equal_error("t statistic")
     from scipy import stats  # on first use: import coursekit stays light
 
     result = stats.ttest_rel(x, y)
@@ -117,7 +121,8 @@ def wilcoxon_test(a: Sequence[float], b: Sequence[float]) -> TestResult:
     at a time (about half a second for 12 queries, too slow for a widget). This function gives
     the same p-value by computing the statistic of every flip in one matrix product (flipping
     signs does not change the ranks of the absolute differences); the tests compare it with
-    SciPy. Every other case is SciPy's own computation.
+    SciPy. Every other case is SciPy's own computation. ``a`` and ``b`` are paired as
+    :func:`paired_scores` says (two pandas Series by label).
 
     >>> wilcoxon_test([0.5, 0.6, 0.7, 0.8, 0.9], [0.4, 0.5, 0.6, 0.7, 0.95]).pvalue
     0.125
@@ -154,13 +159,16 @@ def randomization_test(
     Under the null hypothesis the labels A and B of each query are exchangeable: the test
     swaps them at random ``n_resamples`` times (``scipy.stats.permutation_test`` with
     ``permutation_type="samples"``) and reports how often the mean difference is at least as
-    extreme as the observed one. Seeded, so the p-value is reproducible.
+    extreme as the observed one. ``n_resamples`` is 1 to ``MAX_RESAMPLES`` (1,000,000); the
+    ``seed``, a non-negative integer, makes the p-value reproducible. ``a`` and ``b`` are
+    paired as :func:`paired_scores` says (two pandas Series by label).
 
     >>> randomization_test([0.5, 0.6, 0.7, 0.8], [0.4, 0.5, 0.7, 0.6], seed=1).pvalue
     0.25
     """
     x, y = paired_scores(a, b)
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    n_resamples = check_resamples(n_resamples, 1)
+    seed = check_seed(seed)
     from scipy import stats  # on first use: import coursekit stays light
 
     result = stats.permutation_test(
@@ -169,6 +177,7 @@ def randomization_test(
         permutation_type="samples",
         vectorized=True,
         n_resamples=n_resamples,
+        batch=resample_batch(n_resamples, x.size),
         alternative="two-sided",
         rng=np.random.default_rng(seed),
     )
@@ -186,6 +195,9 @@ def bootstrap_ci(
 
     Resamples queries with replacement (``scipy.stats.bootstrap``, BCa method). An interval
     that excludes 0 points to a real difference on this population of queries.
+    ``n_resamples`` is ``MIN_BOOTSTRAP_RESAMPLES`` (1,000) to ``MAX_RESAMPLES`` (1,000,000);
+    the ``seed``, a non-negative integer, makes the interval reproducible. ``a`` and ``b``
+    are paired as :func:`paired_scores` says (two pandas Series by label).
 
     >>> low, high = bootstrap_ci([0.5, 0.6, 0.7, 0.8, 0.9], [0.4, 0.5, 0.6, 0.7, 0.95])
     >>> bool(low < 0.07 < high)
@@ -201,7 +213,8 @@ def bootstrap_ci(
         max_val=1,
         include_boundaries="neither",
     )
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    n_resamples = check_resamples(n_resamples, MIN_BOOTSTRAP_RESAMPLES)
+    seed = check_seed(seed)
     differences = x - y
     if np.all(differences == differences[0]):
         return float(differences[0]), float(differences[0])
@@ -212,7 +225,11 @@ def bootstrap_ci(
         np.mean,
         confidence_level=confidence,
         n_resamples=n_resamples,
+        batch=resample_batch(n_resamples, x.size),
         method="BCa",
         rng=np.random.default_rng(seed),
     )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError("the BCa bootstrap interval cannot be computed for these differences")
+    return low, high

@@ -239,6 +239,11 @@ class CompareSystems(Widget):
                 f"A and B are the same system ({self.a.value}): every difference is 0, there "
                 "is nothing to test (p = 1)"
             )
+        if math.isnan(self.values.get("paired t-test p", 0.0)):
+            return (
+                "every difference B − A is the same: the paired t-test has no spread to "
+                "weigh it against (nan)"
+            )
         if self.values.get("mean A") == 0:
             return "the mean of A is 0: a gain in percent over it is undefined (nan)"
         return ""
@@ -266,7 +271,7 @@ class CompareSystems(Widget):
             choice = (self.a.value, self.b.value, self.measure.value)
             if choice not in self._tests:
                 self._tests[choice] = (
-                    paired_t_test(y, x).pvalue,
+                    _t_test_p(y, x),
                     wilcoxon_test(y, x).pvalue,
                     randomization_test(y, x, n_resamples=self.n_resamples, seed=self.seed).pvalue,
                 )
@@ -331,3 +336,12 @@ class CompareSystems(Widget):
         # Each frame (measure, y limit) is drawn once, then only the bars; a new frame reuses
         # the axes built for the first (see Widget._render).
         self._render(draw, key=(measure, limit), data=data, frame=frame)
+
+
+def _t_test_p(y: np.ndarray, x: np.ndarray) -> float:
+    """The paired t-test's p-value, nan when every difference is the same (non-zero): the
+    test is then undefined (:func:`paired_t_test` refuses it)."""
+    try:
+        return paired_t_test(y, x).pvalue
+    except ValueError:
+        return math.nan
