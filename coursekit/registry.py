@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .measures import graded, incomplete, ranked, user
+from .measures import graded, incomplete, interpolation, ranked, user
 from .measures import recall_oriented as recall
 from .measures.ndcg_every import ndcg_every
 from .measures.rankings import Rankings, ranks_in_blocks
@@ -126,7 +126,7 @@ def _ndcg(rels, n, judged, k, ndcg_variant="trec", **_):
 
 
 def _iprec(rels, n, judged, level, **_):
-    return ranked.interpolated_precision(rels, n, levels=[level])[0]
+    return interpolation.interpolated_precision(rels, n, levels=[level])[0]
 
 
 def _pres(rels, n, judged, n_max, **_):

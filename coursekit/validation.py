@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -29,17 +30,30 @@ def preview(items: Any, limit: int = 5) -> str:
     return ", ".join(map(repr, items[:limit])) + (" ..." if len(items) > limit else "")
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for an error message."""
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def refuse_unordered(values: Any, name: str, what: str = "relevance grades") -> None:
+    """Refuse a set or a dict where a ranking (something in rank order) is expected: a set
+    has no rank order, and a dict's order is that of its keys, not of a ranking."""
+    if isinstance(values, (AbstractSet, Mapping)):
+        kind = type(values).__name__
+        raise TypeError(
+            f"{name} must be a sequence of {what} in rank order, such as a list, "
+            f"got {kind} {describe(values, 40)}: a {kind} has no rank order"
+        )
 
 
 def as_grades(rels: Any, name: str = "rels") -> np.ndarray:
     """Return ``rels`` as a 1-D float array of finite grades (an empty list is allowed)."""
-    if isinstance(rels, (str, bytes)) or isinstance(rels, dict):
+    refuse_unordered(rels, name)
+    if isinstance(rels, (str, bytes)):
         raise TypeError(
             f"{name} must be a sequence of relevance grades in rank order, "
-            f"got {type(rels).__name__} {_describe(rels)}"
+            f"got {type(rels).__name__} {describe(rels)}"
         )
     if isinstance(rels, np.ndarray):
         array = rels
@@ -47,7 +61,7 @@ def as_grades(rels: Any, name: str = "rels") -> np.ndarray:
         if not isinstance(rels, Iterable):
             raise TypeError(
                 f"{name} must be a sequence of relevance grades in rank order, "
-                f"got {type(rels).__name__} {_describe(rels)}"
+                f"got {type(rels).__name__} {describe(rels)}"
             )
         items = list(rels)
         for position, item in enumerate(items, start=1):
@@ -56,14 +70,14 @@ def as_grades(rels: Any, name: str = "rels") -> np.ndarray:
             if not isinstance(item, numbers.Real):
                 raise TypeError(
                     f"{name}[{position - 1}] (rank {position}) must be a number, "
-                    f"got {type(item).__name__} {_describe(item)}"
+                    f"got {type(item).__name__} {describe(item)}"
                 )
         try:
             array = np.asarray(items, dtype=float) if items else np.zeros(0)
         except OverflowError:  # an int beyond any float (10**400)
             position = next(i for i, item in enumerate(items) if not fits_a_float(item))
             raise ValueError(
-                f"{name}[{position}] (rank {position + 1}) is {_describe(items[position])}: "
+                f"{name}[{position}] (rank {position + 1}) is {describe(items[position])}: "
                 "too large for a grade"
             ) from None
     if array.ndim != 1:
@@ -117,7 +131,7 @@ def check_scalar(
     types = target_type if isinstance(target_type, tuple) else (target_type,)
     is_flag = isinstance(value, (bool, np.bool_))
     if (is_flag and bool not in types) or not isinstance(value, types):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {_describe(value)}")
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {describe(value)}")
     if isinstance(value, numbers.Real) and not is_flag:
         left = include_boundaries in ("both", "left")
         right = include_boundaries in ("both", "right")
@@ -136,9 +150,9 @@ def check_scalar(
         if not fits_a_float(value) or (
             isinstance(value, numbers.Integral) and abs(int(value)) > _LARGEST_INT
         ):
-            raise ValueError(f"{name} is too large: it must be {expected}, got {_describe(value)}")
+            raise ValueError(f"{name} is too large: it must be {expected}, got {describe(value)}")
         if not math.isfinite(value) or too_low or too_high:
-            raise ValueError(f"{name} must be {expected}, got {_describe(value)}")
+            raise ValueError(f"{name} must be {expected}, got {describe(value)}")
     return value
 
 
@@ -229,7 +243,7 @@ def as_id_set(items: Any, name: str) -> set:
     if isinstance(items, (str, bytes)):
         raise TypeError(
             f"{name} must be a collection of document ids such as a list or a set, "
-            f"got the string {_describe(items)}"
+            f"got the string {describe(items)}"
         )
     if not isinstance(items, Iterable):
         raise TypeError(f"{name} must be a collection of document ids, got {type(items).__name__}")

@@ -18,10 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 MEASURE_MODULES = [
     "measures.setbased",
     "measures.ranked",
+    "measures.interpolation",
     "measures.graded",
     "measures.recall_oriented",
     "measures.correlation",
     "measures.significance",
+    "measures.paired",
     "measures.agreement",
     "measures.incomplete",
     "measures.user",

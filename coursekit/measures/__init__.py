@@ -1,8 +1,8 @@
 """The measures of the course, one function each: pure numpy, no pandas, no I/O.
 
 - :mod:`.setbased`: confusion matrix, precision, recall, F, E (chapter 01);
-- :mod:`.ranked`: P(k), R(k), curves and interpolation, AP, MAP, GMAP, P@k, R-precision, RR
-  (chapters 02-04);
+- :mod:`.ranked`: P(k), R(k), AP, MAP, GMAP, P@k, R-precision, RR; :mod:`.interpolation`:
+  interpolated precision at recall levels (chapters 02-04);
 - :mod:`.graded`: CG, DCG, nDCG and their curves (chapter 05);
 - :mod:`.recall_oriented`: R_norm, PRES, MOR (chapter 06);
 - :mod:`.correlation`: Spearman's rho, Kendall's tau (chapter 07);
@@ -41,14 +41,12 @@ from .interleaving import (
     credit_clicks,
     team_draft_interleave,
 )
+from .interpolation import STANDARD_RECALL_LEVELS, interpolate_points, interpolated_precision
 from .online import simulate_ab, simulate_interleaving
 from .power import cohens_dz, dz_interval, holm, power_paired_t, topic_set_size
 from .ranked import (
-    STANDARD_RECALL_LEVELS,
     average_precision,
     geometric_mean_average_precision,
-    interpolate_points,
-    interpolated_precision,
     judge,
     mean_average_precision,
     mean_reciprocal_rank,

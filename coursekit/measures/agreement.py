@@ -26,6 +26,7 @@ valutatori; chance agreement / accord aléatoire / accordo casuale.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
@@ -35,6 +36,16 @@ import numpy as np
 from ..validation import check_bool
 
 __all__ = ["agreement_table", "cohen_kappa", "fleiss_kappa", "rating_table"]
+
+
+def _is_missing(item: Any) -> bool:
+    """None, nan, or a value such as pandas' NA that is neither equal nor unequal to itself."""
+    if item is None:
+        return True
+    try:
+        return bool(item != item)
+    except (TypeError, ValueError):
+        return True
 
 
 def _labels_of(values: Any, name: str) -> list:
@@ -55,8 +66,8 @@ def _labels_of(values: Any, name: str) -> list:
                 f"{name}[{i}] must be a label (a hashable value such as a string or a number), "
                 f"got {type(item).__name__}"
             )
-        if isinstance(item, float) and item != item:
-            raise ValueError(f"{name}[{i}] is nan: every item needs a label")
+        if _is_missing(item):
+            raise ValueError(f"{name}[{i}] is {item!r}: every item needs a label")
     return items
 
 
@@ -221,6 +232,8 @@ def _count_matrix(table: Any) -> np.ndarray:
             "table must be a non-empty items × categories matrix of counts, got shape "
             f"{counts.shape}"
         )
+    if counts.dtype.kind == "O":  # whole numbers beyond 64 bits (10**20): Python ints
+        return _big_counts(counts)
     if counts.dtype.kind not in "iuf" or (
         counts.dtype.kind == "f" and not np.all(np.isfinite(counts))
     ):
@@ -230,7 +243,24 @@ def _count_matrix(table: Any) -> np.ndarray:
         )
     if np.any(counts < 0) or np.any(counts != np.round(counts)):
         raise ValueError("table must hold counts: whole numbers >= 0")
+    if counts.dtype.kind != "i" and counts.max() >= 2**62:  # 1e300 or a uint64 beyond int64
+        return _big_counts(counts)
     return counts.astype(np.int64)
+
+
+def _big_counts(counts: np.ndarray) -> np.ndarray:
+    """Counts as an array of Python ints, which do not overflow (checked one by one)."""
+    values = []
+    for x in counts.ravel().tolist():
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(
+                "table must hold counts (whole numbers >= 0); for per-item lists of labels, "
+                "pass ratings=True"
+            )
+        if x != x or x in (math.inf, -math.inf) or x < 0 or x != int(x):
+            raise ValueError("table must hold counts: whole numbers >= 0")
+        values.append(int(x))
+    return np.array(values, dtype=object).reshape(counts.shape)
 
 
 def fleiss_kappa(table: Any, *, ratings: bool = False) -> float:
@@ -282,6 +312,8 @@ def fleiss_kappa(table: Any, *, ratings: bool = False) -> float:
         _, counts = rating_table(table)
     else:
         counts = _count_matrix(table)
+    if counts.dtype != object and int(counts.max()) * counts.size >= 2**31:
+        counts = counts.astype(object)  # n² and N·n could overflow 64 bits: Python ints
     totals = counts.sum(axis=1)
     n = int(totals[0])
     if np.any(totals != n):
@@ -297,9 +329,9 @@ def fleiss_kappa(table: Any, *, ratings: bool = False) -> float:
             "labels, pass ratings=True)"
         )
     n_items = counts.shape[0]
-    per_item = ((counts**2).sum(axis=1) - n) / (n * (n - 1))
+    per_item = np.asarray(((counts**2).sum(axis=1) - n) / (n * (n - 1)), dtype=float)
     observed = float(per_item.mean())
-    share = counts.sum(axis=0) / (n_items * n)
+    share = np.asarray(counts.sum(axis=0) / (n_items * n), dtype=float)
     expected = float(np.dot(share, share))
     if expected >= 1.0:
         return float("nan")

@@ -15,6 +15,7 @@ concordant pair / paire concordante / coppia concorde.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,8 +24,37 @@ import numpy as np
 __all__ = ["aligned", "positions", "spearman_rho", "kendall_tau"]
 
 
-def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _scores(ranking: Mapping[Any, Any], name: str) -> tuple[list, np.ndarray]:
+    """The items of a mapping item -> score and their scores, checked: finite real numbers."""
+    items = list(ranking)
+    for item in items:
+        score = ranking[item]
+        complex_ = isinstance(score, numbers.Complex) and not isinstance(score, numbers.Real)
+        if complex_ or not isinstance(score, (numbers.Number, np.bool_)):
+            raise TypeError(
+                f"{name}[{item!r}] must be a score (a number), "
+                f"got {type(score).__name__} {_describe(score)}"
+            )
+    try:
+        values = np.asarray([ranking[i] for i in items], dtype=float)
+    except OverflowError:  # an int of 400 digits
+        values = np.array([float("inf")])
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"the scores of {name} must be finite numbers")
+    return items, values
+
+
+def positions(
+    ranking: Sequence[Any] | Mapping[Any, float], name: str = "ranking"
+) -> dict[Any, float]:
     """Each item's rank position (1 = first); tied scores share their average position.
+
+    ``name`` names the ranking in error messages.
 
     >>> positions(["b", "a", "c"])
     {'b': 1.0, 'a': 2.0, 'c': 3.0}
@@ -32,22 +62,26 @@ def positions(ranking: Sequence[Any] | Mapping[Any, float]) -> dict[Any, float]:
     {'x': 1.5, 'y': 3.0, 'z': 1.5}
     """
     if isinstance(ranking, Mapping):
-        items = list(ranking)
-        values = np.asarray([ranking[i] for i in items], dtype=float)
-        if not np.all(np.isfinite(values)):
-            raise ValueError("the scores of a ranking must be finite numbers")
+        items, values = _scores(ranking, name)
         from scipy import stats  # on first use: import coursekit stays light
 
         ranks = stats.rankdata(-values, method="average")
         return {item: float(r) for item, r in zip(items, ranks, strict=True)}
     if isinstance(ranking, (str, bytes)) or not isinstance(ranking, Sequence):
         raise TypeError(
-            "a ranking is a sequence of distinct items (first to last) or a mapping "
+            f"{name} must be a sequence of distinct items (first to last) or a mapping "
             f"item -> score, got {type(ranking).__name__}"
         )
     result: dict[Any, float] = {}
     for pos, item in enumerate(ranking, start=1):
-        if item in result:
+        try:
+            repeated = item in result
+        except TypeError:  # unhashable: a list inside the list
+            raise TypeError(
+                f"{name}[{pos - 1}] must be an item such as a string or a number, "
+                f"got {type(item).__name__} {_describe(item)}"
+            ) from None
+        if repeated:
             raise ValueError(
                 f"item {item!r} appears twice in the ranking (positions "
                 f"{int(result[item])} and {pos})"
@@ -62,7 +96,7 @@ def aligned(a: Any, b: Any) -> tuple[list, np.ndarray, np.ndarray]:
     >>> aligned(["x", "y", "z"], ["y", "x", "z"])
     (['x', 'y', 'z'], array([1., 2., 3.]), array([2., 1., 3.]))
     """
-    pa, pb = positions(a), positions(b)
+    pa, pb = positions(a, "a"), positions(b, "b")
     if len(pa) != len(pb):
         raise ValueError(f"the two rankings have different lengths: {len(pa)} and {len(pb)} items")
     if set(pa) != set(pb):

@@ -15,15 +15,7 @@ import numpy as np
 
 from ..validation import check_scalar, preview
 
-__all__ = [
-    "paired_scores",
-    "as_numbers",
-    "common_difference",
-    "all_equal_error",
-    "check_seed",
-    "check_resamples",
-    "resample_batch",
-]
+__all__ = ["paired_scores", "common_difference"]  # (and the checks the tests share)
 
 #: The most resamples :func:`randomization_test` and :func:`bootstrap_ci` draw.
 MAX_RESAMPLES = 1_000_000

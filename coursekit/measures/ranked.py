@@ -12,10 +12,8 @@ rang réciproque / rango reciproco.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -25,17 +23,16 @@ from ..validation import (
     check_k,
     check_n_relevant,
     check_positive_int,
-    check_unit_interval,
+    check_scalar,
+    describe,
+    refuse_unordered,
 )
 
 __all__ = [
-    "STANDARD_RECALL_LEVELS",
     "judge",
     "rels_from_ranks",
     "precision_at",
     "recall_at",
-    "interpolated_precision",
-    "interpolate_points",
     "average_precision",
     "r_precision",
     "reciprocal_rank",
@@ -43,9 +40,6 @@ __all__ = [
     "geometric_mean_average_precision",
     "mean_reciprocal_rank",
 ]
-
-#: The 11 standard recall levels 0.0, 0.1, ..., 1.0 (written as i / 10, never 0.1 * i).
-STANDARD_RECALL_LEVELS: tuple[float, ...] = tuple(i / 10 for i in range(11))
 
 
 def judge(ranking: Sequence[Any], qrels: Mapping[Any, float]) -> list:
@@ -56,16 +50,30 @@ def judge(ranking: Sequence[Any], qrels: Mapping[Any, float]) -> list:
     """
     if isinstance(ranking, (str, bytes)):
         raise TypeError("ranking must be a sequence of document ids, got a string")
+    refuse_unordered(ranking, "ranking", "document ids")
+    if not isinstance(ranking, Iterable):
+        raise TypeError(
+            "ranking must be a sequence of document ids in rank order, "
+            f"got {type(ranking).__name__} {describe(ranking)}"
+        )
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must map document ids to grades, got {type(qrels).__name__}")
+    docs = list(ranking)  # once: a generator can be read only once
     seen: set = set()
-    for position, doc in enumerate(ranking, start=1):
-        if doc in seen:
+    for position, doc in enumerate(docs, start=1):
+        try:
+            repeated = doc in seen
+        except TypeError:  # unhashable: a list inside the list
+            raise TypeError(
+                f"ranking[{position - 1}] (rank {position}) must be a document id such as a "
+                f"string, got {type(doc).__name__} {describe(doc)}"
+            ) from None
+        if repeated:
             raise ValueError(
                 f"document {doc!r} appears twice in the ranking (again at rank {position})"
             )
         seen.add(doc)
-    return [qrels.get(doc, 0) for doc in ranking]
+    return [qrels.get(doc, 0) for doc in docs]
 
 
 def rels_from_ranks(ranks: Iterable[int], length: int) -> list[int]:
@@ -76,8 +84,11 @@ def rels_from_ranks(ranks: Iterable[int], length: int) -> list[int]:
     >>> rels_from_ranks([1, 3], length=4)
     [1, 0, 1, 0]
     """
-    if not (isinstance(length, int) and length == 0):
-        length = check_positive_int(length, "length")
+    if isinstance(ranks, (str, bytes, Mapping)) or not isinstance(ranks, Iterable):
+        raise TypeError(
+            f"ranks must be a list of 1-based ranks, got {type(ranks).__name__} {describe(ranks)}"
+        )
+    length = int(check_scalar(length, "length", numbers.Integral, what="a whole number", min_val=0))
     rels = [0] * length
     for rank in ranks:
         rank = check_positive_int(rank, "each rank")
@@ -98,6 +109,7 @@ def precision_at(rels: Sequence[float], k: int) -> float:
     >>> precision_at([0, 0, 1, 0, 1], k=5)
     0.4
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     k = check_k(k)
     return int(np.count_nonzero(relevant[:k])) / k
@@ -111,84 +123,13 @@ def recall_at(rels: Sequence[float], k: int, n_relevant: int) -> float:
     >>> recall_at([1, 0, 1, 0], k=2, n_relevant=4)
     0.25
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     k = check_k(k)
     n_relevant = check_n_relevant(n_relevant, relevant)
     if n_relevant == 0:
         return 0.0
     return int(np.count_nonzero(relevant[:k])) / n_relevant
-
-
-def _as_fraction(level: Any) -> Fraction:
-    """A recall level as an exact fraction (0.7 and 0.1 * 7 both become 7/10)."""
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real):
-        raise TypeError(f"a recall level must be a number, got {type(level).__name__} {level!r}")
-    if not math.isfinite(float(level)) or not 0 <= level <= 1:
-        raise ValueError(f"a recall level must be in [0, 1], got {level!r}")
-    return Fraction(float(level)).limit_denominator(10_000)
-
-
-def interpolated_precision(
-    rels: Sequence[float], n_relevant: int, levels: Iterable[float] | None = None
-) -> np.ndarray:
-    """Interpolated precision at each recall level (default: the 11 standard levels).
-
-    The value at level r is the highest precision reached at any rank whose recall is >= r,
-    and 0 when recall r is never reached: P_interp(r) = max {P(k) : R(k) >= r}.
-    Recall levels are compared exactly, on counts: rank k reaches level r = a/b when
-    b · found(k) >= a · n_relevant, so that 7 found out of 10 reaches 0.7. (trec_eval counts
-    the documents needed as ``(long)(r · n + 0.9)`` in floating point, which for 0.7 · 3 gives
-    2: it lets 2 of 3 relevant documents reach recall 0.7. coursekit does not.)
-
-    >>> interpolated_precision([1, 0, 1, 0], n_relevant=2).round(3).tolist()
-    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.667, 0.667, 0.667, 0.667, 0.667]
-    """
-    relevant = as_binary(rels)
-    n_relevant = check_n_relevant(n_relevant, relevant)
-    fractions = [
-        _as_fraction(level) for level in (STANDARD_RECALL_LEVELS if levels is None else levels)
-    ]
-    found = np.cumsum(relevant, dtype=np.int64)
-    precision = found / np.arange(1, relevant.size + 1)
-    # best[k] = the highest precision at rank k or later (precision can only fall after k).
-    best = np.maximum.accumulate(precision[::-1])[::-1] if relevant.size else precision
-    result = np.zeros(len(fractions))
-    if n_relevant == 0:
-        return result
-    for i, level in enumerate(fractions):
-        reached = np.flatnonzero(level.denominator * found >= level.numerator * n_relevant)
-        if reached.size:
-            result[i] = best[reached[0]]
-    return result
-
-
-def interpolate_points(
-    recalls: Sequence[float], precisions: Sequence[float], levels: Iterable[float] | None = None
-) -> np.ndarray:
-    """Interpolate printed (recall, precision) points at recall levels (default: the 11 standard).
-
-    For when a source gives only the points of a curve, not the ranking: the value at level r is
-    the highest precision among points with recall >= r (0 if none). Printed recalls are rounded,
-    so they are compared with a tolerance of 1e-9; prefer :func:`interpolated_precision` when
-    the ranking is known.
-
-    >>> interpolate_points([0.5, 1.0], [1.0, 0.5], levels=[0.0, 0.5, 0.6, 1.0]).tolist()
-    [1.0, 1.0, 0.5, 0.5]
-    """
-    r = np.asarray(list(recalls), dtype=float)
-    p = np.asarray(list(precisions), dtype=float)
-    if r.ndim != 1 or r.shape != p.shape:
-        raise ValueError(
-            "recalls and precisions must be two lists of the same length, "
-            f"got {r.size} and {p.size}"
-        )
-    if r.size and (not np.all(np.isfinite(r)) or not np.all(np.isfinite(p))):
-        raise ValueError("recalls and precisions must be finite numbers")
-    grid = [
-        float(_as_fraction(level))
-        for level in (STANDARD_RECALL_LEVELS if levels is None else levels)
-    ]
-    return np.array([p[r >= level - 1e-9].max(initial=0.0) for level in grid])
 
 
 def average_precision(rels: Sequence[float], n_relevant: int) -> float:
@@ -202,6 +143,7 @@ def average_precision(rels: Sequence[float], n_relevant: int) -> float:
     >>> round(average_precision([1, 1, 0, 1, 0, 1], n_relevant=6), 4)
     0.5694
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n_relevant = check_n_relevant(n_relevant, relevant)
     if n_relevant == 0:
@@ -219,6 +161,7 @@ def r_precision(rels: Sequence[float], n_relevant: int) -> float:
     >>> r_precision([0, 0, 1, 0, 1, 1, 0, 0], n_relevant=8)
     0.375
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n_relevant = check_n_relevant(n_relevant, relevant)
     if n_relevant == 0:
@@ -234,12 +177,18 @@ def reciprocal_rank(rels: Sequence[float]) -> float:
     >>> reciprocal_rank([0, 0, 1, 1])
     0.3333333333333333
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     hits = np.flatnonzero(relevant)
     return 1.0 / float(hits[0] + 1) if hits.size else 0.0
 
 
 def _pairs(queries: Iterable[tuple[Sequence[float], int]], name: str) -> list[tuple[Any, int]]:
+    if isinstance(queries, (str, bytes, Mapping)) or not isinstance(queries, Iterable):
+        raise TypeError(
+            f"{name} takes a list of (rels, n_relevant) pairs, one per query; "
+            f"got {type(queries).__name__}"
+        )
     pairs = list(queries)
     for i, pair in enumerate(pairs):
         if not (isinstance(pair, tuple) and len(pair) == 2):
@@ -261,13 +210,8 @@ def mean_average_precision(queries: Iterable[tuple[Sequence[float], int]]) -> fl
     >>> mean_average_precision([([0, 0, 1], 1), ([0, 1, 1], 2)])
     0.4583333333333333
     """
-    if isinstance(queries, (str, bytes, Mapping)) or not isinstance(queries, Iterable):
-        raise TypeError(
-            "mean_average_precision takes a list of (rels, n_relevant) pairs, one per query; "
-            f"got {type(queries).__name__}"
-        )
     pairs = _pairs(queries, "mean_average_precision")
-    return float(np.mean([average_precision(r, n) for r, n in pairs]))
+    return float(np.mean(_per_query(average_precision, pairs, "queries")))
 
 
 def geometric_mean_average_precision(
@@ -282,8 +226,16 @@ def geometric_mean_average_precision(
     0.7071
     """
     pairs = _pairs(queries, "geometric_mean_average_precision")
-    check_unit_interval(floor, "floor")
-    aps = np.array([average_precision(r, n) for r, n in pairs])
+    check_scalar(
+        floor,
+        "floor",
+        numbers.Real,
+        what="a positive number",
+        min_val=0,
+        max_val=1,
+        include_boundaries="right",
+    )
+    aps = np.array(_per_query(average_precision, pairs, "queries"))
     return float(np.exp(np.mean(np.log(np.maximum(aps, floor)))))
 
 
@@ -295,7 +247,23 @@ def mean_reciprocal_rank(rankings: Iterable[Sequence[float]]) -> float:
     >>> mean_reciprocal_rank([[1, 0], [0, 0, 1], [0]])
     0.4444444444444444
     """
-    rr = [reciprocal_rank(rels) for rels in rankings]
+    if isinstance(rankings, (str, bytes, Mapping)) or not isinstance(rankings, Iterable):
+        raise TypeError(
+            "mean_reciprocal_rank takes a list of rankings (rels), one per query; "
+            f"got {type(rankings).__name__} {describe(rankings)}"
+        )
+    rr = _per_query(reciprocal_rank, [(rels,) for rels in rankings], "rankings")
     if not rr:
         raise ValueError("mean_reciprocal_rank of no query: give one ranking per query")
     return float(np.mean(rr))
+
+
+def _per_query(measure: Any, arguments: list[tuple], name: str) -> list[float]:
+    """The measure of each query; an error names the query at fault (``queries[2]: ...``)."""
+    values = []
+    for i, args in enumerate(arguments):
+        try:
+            values.append(measure(*args))
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"{name}[{i}]: {error}") from None
+    return values

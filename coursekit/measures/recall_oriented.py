@@ -15,7 +15,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..validation import as_binary, check_n_relevant, check_positive_int
+from ..validation import (
+    as_binary,
+    check_n_relevant,
+    check_positive_int,
+    check_unit_interval,
+    refuse_unordered,
+)
 from .ranked import average_precision
 from .setbased import f_measure
 
@@ -30,15 +36,20 @@ def f_prime(ap: float, recall: float, beta: float = 1.0) -> float:
     >>> round(f_prime(0.25, 0.25, beta=4), 3)
     0.25
     """
+    check_unit_interval(ap, "ap")  # named here: f_measure would call it precision
     return f_measure(ap, recall, beta)
 
 
-def _ranks_with_missing(relevant: np.ndarray, n_relevant: int, worst_start: int) -> np.ndarray:
-    """Ranks of the relevant documents; the i-th relevant one that is missing gets rank
-    ``worst_start + i``, its rank in the worst case (all relevant documents after the others)."""
+def _rank_sum_with_missing(relevant: np.ndarray, n_relevant: int, worst_start: int) -> int:
+    """The sum of the ranks of the relevant documents; the i-th relevant one that is missing
+    gets rank ``worst_start + i``, its rank in the worst case (all relevant documents after the
+    others). Summed in Python ints, without a list of the missing ranks (n_relevant may be
+    huge)."""
     found = np.flatnonzero(relevant) + 1
-    missing = np.arange(found.size + 1, n_relevant + 1)
-    return np.concatenate([found, worst_start + missing])
+    f, n = int(found.size), n_relevant
+    # Σ_{i=f+1..n} (worst_start + i)
+    missing = (n - f) * worst_start + (n * (n + 1) - f * (f + 1)) // 2
+    return int(found.sum()) + missing
 
 
 def rnorm(rels: Sequence[float], n_relevant: int, n_docs: int) -> float:
@@ -53,6 +64,7 @@ def rnorm(rels: Sequence[float], n_relevant: int, n_docs: int) -> float:
     >>> rnorm([1, 0, 1, 0], n_relevant=2, n_docs=4)
     0.75
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n = check_n_relevant(n_relevant, relevant)
     n_docs = check_positive_int(n_docs, "n_docs")
@@ -66,8 +78,8 @@ def rnorm(rels: Sequence[float], n_relevant: int, n_docs: int) -> float:
         return 0.0
     if n == n_docs:
         return 1.0
-    ranks = _ranks_with_missing(relevant, n, n_docs - n)
-    return float(1.0 - (ranks.sum() - n * (n + 1) / 2) / (n * (n_docs - n)))
+    rank_sum = _rank_sum_with_missing(relevant, n, n_docs - n)
+    return float(1.0 - (rank_sum - n * (n + 1) / 2) / (n * (n_docs - n)))
 
 
 def pres(rels: Sequence[float], n_relevant: int, n_max: int) -> float:
@@ -82,13 +94,14 @@ def pres(rels: Sequence[float], n_relevant: int, n_max: int) -> float:
     >>> pres([1] + [0] * 99, n_relevant=4, n_max=100)
     0.25
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n = check_n_relevant(n_relevant, relevant)
     n_max = check_positive_int(n_max, "n_max")
     if n == 0:
         return 0.0
-    ranks = _ranks_with_missing(relevant[:n_max], n, n_max)
-    return float(1.0 - (ranks.sum() / n - (n + 1) / 2) / n_max)
+    rank_sum = _rank_sum_with_missing(relevant[:n_max], n, n_max)
+    return float(1.0 - (rank_sum / n - (n + 1) / 2) / n_max)
 
 
 class MorParts(NamedTuple):
@@ -131,6 +144,7 @@ def mor_parts(rels: Sequence[float], n_relevant: int, n_max: int) -> MorParts:
     >>> parts.h, parts.w, round(parts.ap, 4), round(parts.ap_worst, 4), parts.g
     (2, 3, 0.8333, 0.5833, 1.0)
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n = check_n_relevant(n_relevant, relevant)
     n_max = check_positive_int(n_max, "n_max")

@@ -23,6 +23,22 @@ class Confusion(NamedTuple):
     tn: int  #: neither retrieved nor relevant (vrais négatifs)
 
 
+def _id_set(items: Any, name: str) -> set:
+    """A set of document ids; an unhashable item (a list inside the list) is named."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        return as_id_set(items, name)  # raises, naming the argument
+    values = list(items)  # once: a generator can be read only once
+    for item in values:
+        try:
+            hash(item)
+        except TypeError:
+            raise TypeError(
+                f"{name} must hold document ids such as strings or numbers, "
+                f"got {type(item).__name__} {item!r:.40}"
+            ) from None
+    return set(values)
+
+
 def confusion(retrieved: Iterable[Any], relevant: Iterable[Any], n_docs: int) -> Confusion:
     """Count the confusion-matrix cells of a retrieved set in a collection of ``n_docs``.
 
@@ -32,8 +48,8 @@ def confusion(retrieved: Iterable[Any], relevant: Iterable[Any], n_docs: int) ->
     >>> confusion(["d1", "d2", "d3"], ["d1", "d4"], n_docs=10)
     Confusion(tp=1, fp=2, fn=1, tn=6)
     """
-    retrieved_set = as_id_set(retrieved, "retrieved")
-    relevant_set = as_id_set(relevant, "relevant")
+    retrieved_set = _id_set(retrieved, "retrieved")
+    relevant_set = _id_set(relevant, "relevant")
     n_docs = check_positive_int(n_docs, "n_docs")
     tp = len(retrieved_set & relevant_set)
     fp = len(retrieved_set - relevant_set)
@@ -55,8 +71,8 @@ def precision(retrieved: Iterable[Any], relevant: Iterable[Any]) -> float:
     >>> precision(["d5", "d1", "d6", "d2"], ["d1", "d4", "d6", "d10"])
     0.5
     """
-    retrieved_set = as_id_set(retrieved, "retrieved")
-    relevant_set = as_id_set(relevant, "relevant")
+    retrieved_set = _id_set(retrieved, "retrieved")
+    relevant_set = _id_set(relevant, "relevant")
     if not retrieved_set:
         return 0.0
     return len(retrieved_set & relevant_set) / len(retrieved_set)
@@ -70,8 +86,8 @@ def recall(retrieved: Iterable[Any], relevant: Iterable[Any]) -> float:
     >>> recall(["d5", "d1", "d6", "d2"], ["d1", "d4", "d6", "d10"])
     0.5
     """
-    retrieved_set = as_id_set(retrieved, "retrieved")
-    relevant_set = as_id_set(relevant, "relevant")
+    retrieved_set = _id_set(retrieved, "retrieved")
+    relevant_set = _id_set(relevant, "relevant")
     if not relevant_set:
         return 0.0
     return len(retrieved_set & relevant_set) / len(relevant_set)
@@ -105,9 +121,14 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     """
     p = check_unit_interval(precision, "precision")
     r = check_unit_interval(recall, "recall")
-    b2 = check_beta(beta) ** 2
+    beta = check_beta(beta)
     if p == 0.0 or r == 0.0:  # F is 0 as soon as one of them is (and b2 * p may underflow)
         return 0.0
+    try:
+        b2 = beta**2
+    except OverflowError:  # beta > 1.3e154: divide the numerator and the denominator by beta²
+        inverse = (1 / beta) ** 2
+        return (inverse + 1) * p * r / (p + inverse * r)
     return (1 + b2) * p * r / (b2 * p + r)
 
 

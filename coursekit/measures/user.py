@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..validation import RELEVANCE_THRESHOLD, check_k, check_scalar
+from ..validation import RELEVANCE_THRESHOLD, check_k, check_scalar, refuse_unordered
 from .incomplete import as_incomplete_grades
 
 __all__ = ["RBPResult", "err", "rbp"]
@@ -85,6 +85,7 @@ def rbp(
     >>> rbp([1, None, 1, 0], p=0.5)
     RBPResult(value=0.625, residual=0.3125)
     """
+    refuse_unordered(grades, "grades")
     g = as_incomplete_grades(grades)
     p = float(
         check_scalar(
@@ -129,12 +130,17 @@ def err(grades: Sequence[float | None], max_grade: float, k: int | None = None) 
     >>> err([0, 2, 1], max_grade=2, k=2)
     0.375
     """
+    refuse_unordered(grades, "grades")
     g = as_incomplete_grades(grades)
     top = check_max_grade(max_grade, g)
     if k is not None:
         g = g[: check_k(k)]
     grade = np.where(np.isnan(g), 0.0, np.clip(np.nan_to_num(g), 0.0, None))
-    satisfied = (np.exp2(grade) - 1.0) / np.exp2(top)
+    if top < 1024:
+        satisfied = (np.exp2(grade) - 1.0) / np.exp2(top)
+    else:  # 2^top overflows a float: the same R as 2^(g − top) − 2^−top
+        with np.errstate(under="ignore"):
+            satisfied = np.exp2(grade - top) - np.exp2(-top)
     still_looking = np.concatenate(([1.0], np.cumprod(1.0 - satisfied)[:-1]))
     ranks = np.arange(1, g.size + 1, dtype=float)
     return float(np.sum(satisfied * still_looking / ranks))

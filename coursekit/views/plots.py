@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..measures.ranked import STANDARD_RECALL_LEVELS, interpolated_precision
+from ..measures.interpolation import STANDARD_RECALL_LEVELS, interpolated_precision
 from .tables import pr_table
 
 if TYPE_CHECKING:  # pragma: no cover

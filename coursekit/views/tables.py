@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -10,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures.correlation import aligned
-from ..validation import as_binary, check_n_relevant
+from ..validation import as_binary, check_n_relevant, check_scalar, refuse_unordered
 
 __all__ = ["Sideways", "concordant_pairs", "pr_table", "sideways"]
 
@@ -27,6 +28,7 @@ def pr_table(rels: Sequence[float], n_relevant: int) -> pd.DataFrame:
     1  2     False   1   1   2   0.500000  0.333333
     2  3      True   2   1   1   0.666667  0.666667
     """
+    refuse_unordered(rels, "rels")
     relevant = as_binary(rels)
     n_relevant = check_n_relevant(n_relevant, relevant)
     k = np.arange(1, relevant.size + 1)
@@ -52,7 +54,12 @@ class Sideways:
     horizontal scroll bar inside the output area instead of a table wider than the page."""
 
     def __init__(self, frame: pd.DataFrame, digits: int = 2) -> None:
-        self.frame, self.digits = frame, digits
+        # checked now: a bad value would otherwise fail later, when the notebook shows it
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+        what = "a number of decimals"
+        check_scalar(digits, "digits", numbers.Integral, what=what, min_val=0, max_val=20)
+        self.frame, self.digits = frame, int(digits)
 
     def _cells(self) -> dict[str, list[str]]:
         def text(value: Any) -> str:

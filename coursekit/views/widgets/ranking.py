@@ -7,10 +7,9 @@ from collections.abc import Sequence
 import ipywidgets as w
 import numpy as np
 
+from ...measures.interpolation import STANDARD_RECALL_LEVELS, interpolated_precision
 from ...measures.ranked import (
-    STANDARD_RECALL_LEVELS,
     average_precision,
-    interpolated_precision,
     precision_at,
     r_precision,
     reciprocal_rank,
