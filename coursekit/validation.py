@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -88,7 +88,7 @@ def as_grades(rels: Any, name: str = "rels") -> np.ndarray:
     if array.size and not np.all(np.isfinite(array)):
         position = int(np.flatnonzero(~np.isfinite(array))[0])
         raise ValueError(
-            f"{name}[{position}] (rank {position + 1}) is {array[position]!r}: "
+            f"{name}[{position}] (rank {position + 1}) is {float(array[position])!r}: "
             "grades must be finite numbers"
         )
     return array
@@ -247,7 +247,15 @@ def as_id_set(items: Any, name: str) -> set:
         )
     if not isinstance(items, Iterable):
         raise TypeError(f"{name} must be a collection of document ids, got {type(items).__name__}")
-    return set(items)
+    items = list(items)
+    try:
+        return set(items)
+    except TypeError:  # an id that cannot be hashed (a list, say)
+        i = next(i for i, item in enumerate(items) if not isinstance(item, Hashable))
+        raise TypeError(
+            f"{name}[{i}] must be a document id (a string or a number), "
+            f"got {type(items[i]).__name__} {describe(items[i])}"
+        ) from None
 
 
 def check_rng(rng: Any) -> np.random.Generator:

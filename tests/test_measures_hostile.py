@@ -485,3 +485,19 @@ def test_mrr_errors():
         ck.mean_reciprocal_rank("ab")
     with pytest.raises(TypeError, match=r"rankings\[1\]: rels must be a sequence .* str 'ab'"):
         ck.mean_reciprocal_rank([[1], "ab"])
+
+
+def test_cascade_clicks_with_grades_beyond_a_float_exponent():
+    # R = (2^1030 - 1) / 2^1030: the user is all but sure to click the first document (the
+    # old code computed inf / inf = nan there, and so never clicked)
+    from coursekit.measures.clicks import cascade_clicks
+
+    for seed in range(20):
+        assert cascade_clicks([1030, 0], np.random.default_rng(seed), max_grade=1030) == [0]
+
+
+def test_a_document_id_that_cannot_be_hashed_is_named():
+    from coursekit.validation import as_id_set
+
+    with pytest.raises(TypeError, match=r"retrieved\[1\] must be a document id .*list \['b'\]"):
+        as_id_set(["a", ["b"]], "retrieved")

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..validation import check_rng
 from .incomplete import as_incomplete_grades
-from .user import check_max_grade
+from .user import check_max_grade, stop_probability
 
 __all__ = ["ClickModel", "cascade_clicks", "position_based_clicks"]
 
@@ -100,7 +100,6 @@ def cascade_clicks(
     """
     g = _click_grades(grades)
     rng = check_rng(rng)
-    check_max_grade(max_grade, g)
-    satisfied = (np.exp2(g) - 1.0) / np.exp2(float(max_grade))
+    satisfied = stop_probability(g, check_max_grade(max_grade, g))
     hits = np.flatnonzero(rng.random(g.size) < satisfied)
     return hits[:1].tolist()

@@ -59,6 +59,19 @@ def check_max_grade(max_grade: object, g: np.ndarray) -> float:
     return float(max_grade)
 
 
+def stop_probability(grade: np.ndarray, top: float) -> np.ndarray:
+    """ERR's R = (2^g − 1) / 2^top for grades ``g`` (at least 0) and the maximum grade ``top``:
+    computed as 2^(g − top) − 2^−top where 2^top overflows a float (top >= 1024).
+
+    >>> stop_probability(np.array([0.0, 1.0, 2.0]), 2.0).tolist()
+    [0.0, 0.25, 0.75]
+    """
+    if top < 1024:
+        return (np.exp2(grade) - 1.0) / np.exp2(top)
+    with np.errstate(under="ignore"):
+        return np.exp2(grade - top) - np.exp2(-top)
+
+
 def rbp(
     grades: Sequence[float | None], p: float = 0.8, max_grade: float | None = None
 ) -> RBPResult:
@@ -136,11 +149,7 @@ def err(grades: Sequence[float | None], max_grade: float, k: int | None = None) 
     if k is not None:
         g = g[: check_k(k)]
     grade = np.where(np.isnan(g), 0.0, np.clip(np.nan_to_num(g), 0.0, None))
-    if top < 1024:
-        satisfied = (np.exp2(grade) - 1.0) / np.exp2(top)
-    else:  # 2^top overflows a float: the same R as 2^(g − top) − 2^−top
-        with np.errstate(under="ignore"):
-            satisfied = np.exp2(grade - top) - np.exp2(-top)
+    satisfied = stop_probability(grade, top)
     still_looking = np.concatenate(([1.0], np.cumprod(1.0 - satisfied)[:-1]))
     ranks = np.arange(1, g.size + 1, dtype=float)
     return float(np.sum(satisfied * still_looking / ranks))
