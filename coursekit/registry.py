@@ -20,6 +20,7 @@ from .measures import graded, incomplete, interpolation, ranked, user
 from .measures import recall_oriented as recall
 from .measures.ndcg_every import ndcg_every
 from .measures.rankings import Rankings, ranks_in_blocks
+from .validation import as_binary, as_grades, check_n_relevant
 
 __all__ = [
     "Measure",
@@ -28,6 +29,7 @@ __all__ = [
     "known_measures",
     "PARAM_KINDS",
     "DOC_FAMILIES",
+    "OPTIONS",
     "ranks_in_blocks",
 ]
 
@@ -62,13 +64,42 @@ class Measure:
         return self.param
 
     def __call__(self, rels: np.ndarray, n_relevant: int, judged: np.ndarray, **options) -> float:
+        """The value for one query; ``options`` are among :data:`OPTIONS` (a measure ignores
+        those it does not use)."""
+        if options and not OPTIONS.issuperset(options):
+            _refuse_options(self.name, options)
         return float(self.compute(rels, n_relevant, judged, self.param, **options))
 
     def every(self, rankings: Rankings, **options) -> np.ndarray:
         """The value for every query of ``rankings`` (needs a vectorised form)."""
         if self.vectorised is None:
             raise ValueError(f"{self.name} has no vectorised form: compute it query by query")
+        if not isinstance(rankings, Rankings):
+            raise TypeError(
+                f"rankings must be a Rankings (Rankings.build(...) checks one built by hand), "
+                f"got {type(rankings).__name__}"
+            )
+        if options and not OPTIONS.issuperset(options):
+            _refuse_options(self.name, options)
         return np.asarray(self.vectorised(rankings, self.param, **options), dtype=float)
+
+
+#: The options a measure may be given (what :func:`coursekit.evaluate` passes to every one):
+#: nDCG's formula, ERR's maximum grade, and the doc ids of the ranking and of the judgments
+#: (Bpref, infAP). A measure ignores those it does not use; any other name is refused.
+OPTIONS = frozenset({"ndcg_variant", "max_grade", "docs", "judged_docs"})
+
+
+def _refuse_options(measure: str, options: dict) -> None:
+    import difflib
+
+    unknown = sorted(set(options) - OPTIONS)
+    close = difflib.get_close_matches(unknown[0], OPTIONS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise TypeError(
+        f"{measure} got the unknown option {unknown[0]!r}{hint}: "
+        f"the options are {', '.join(sorted(OPTIONS))}"
+    )
 
 
 #: The families whose per-query function tells an unjudged document from a judged one by its
@@ -138,7 +169,7 @@ def _mor(rels, n, judged, n_max, **_):
 
 
 def _num_ret(rels, n, judged, _param, **_):
-    return float(len(rels))
+    return float(as_grades(rels).size)
 
 
 def _num_ret_every(r: Rankings, _param, **_):
@@ -146,7 +177,7 @@ def _num_ret_every(r: Rankings, _param, **_):
 
 
 def _num_rel(rels, n, judged, _param, **_):
-    return float(n)
+    return float(check_n_relevant(n, as_binary(rels)))
 
 
 def _num_rel_every(r: Rankings, _param, **_):
@@ -154,7 +185,7 @@ def _num_rel_every(r: Rankings, _param, **_):
 
 
 def _num_rel_ret(rels, n, judged, _param, **_):
-    return float(np.count_nonzero(np.asarray(rels) >= 1))
+    return float(np.count_nonzero(as_binary(rels)))
 
 
 def _num_rel_ret_every(r: Rankings, _param, **_):
@@ -166,11 +197,22 @@ def _incomplete_grades(rels, judged, docs=None, judged_docs=None):
     the doc codes of the ranking and of the judgments (as :func:`coursekit.evaluate` passes
     them), a retrieved document absent from the qrels is unjudged and a negative grade pooled
     (:func:`coursekit.incomplete.judge_incomplete`); else ``rels`` holds ``nan`` if unjudged."""
-    n_relevant, n_nonrelevant = incomplete.judgment_counts(np.asarray(judged, dtype=float))
-    if docs is None or judged_docs is None:
+    judged = judged if isinstance(judged, np.ndarray) else list(judged)  # read once
+    n_relevant, n_nonrelevant = incomplete.judgment_counts(judged)  # (checks the grades)
+    if docs is None and judged_docs is None:
         grades = incomplete.as_incomplete_grades(rels, "rels")
         return grades, np.zeros(grades.size, dtype=bool), n_relevant, n_nonrelevant
-    qrels_q = dict(zip(np.asarray(judged_docs).tolist(), np.asarray(judged).tolist(), strict=True))
+    if docs is None or judged_docs is None:
+        raise ValueError("docs and judged_docs go together: give both (or neither)")
+    docs, judged_docs, judged = np.asarray(docs), np.asarray(judged_docs), np.asarray(judged)
+    ranked = len(rels) if np.ndim(rels) == 1 else incomplete.as_incomplete_grades(rels).size
+    for name, ids, size, what in (
+        ("docs", docs, ranked, "grades of rels"),
+        ("judged_docs", judged_docs, judged.size, "judged grades"),
+    ):
+        if ids.ndim != 1 or ids.size != size:
+            raise ValueError(f"{name} must hold one doc id for each of the {size} {what}")
+    qrels_q = dict(zip(judged_docs.tolist(), judged.tolist(), strict=True))
     grades, pooled = incomplete.judge_incomplete(np.asarray(docs).tolist(), qrels_q)
     return grades, pooled, n_relevant, n_nonrelevant
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .. import trec
+from ..validation import check_positive_int, describe
 from . import retrieval
 
 HERE = Path(__file__).parent.parent / "data" / "collection"
@@ -42,9 +43,20 @@ def _field(block: str, tag: str) -> str:
     return " ".join(found.group(1).split())
 
 
+def _read(path: Path | str) -> str:
+    """The text of a UTF-8 file; a file in another encoding is an error naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {error.start} is {error.object[error.start]:#04x}): "
+            "save it as UTF-8"
+        ) from None
+
+
 def read_documents(path: Path | str = HERE / "documents.trec") -> pd.DataFrame:
     """Documents as a DataFrame with columns ``doc_id`` and ``text``."""
-    blocks = _blocks(Path(path).read_text(encoding="utf-8"), "DOC")
+    blocks = _blocks(_read(path), "DOC")
     return pd.DataFrame(
         {
             "doc_id": [_field(b, "DOCNO") for b in blocks],
@@ -55,7 +67,7 @@ def read_documents(path: Path | str = HERE / "documents.trec") -> pd.DataFrame:
 
 def read_topics(path: Path | str = HERE / "topics.trec") -> pd.DataFrame:
     """Topics as a DataFrame with columns ``query_id``, ``title``, ``description``."""
-    blocks = _blocks(Path(path).read_text(encoding="utf-8"), "top")
+    blocks = _blocks(_read(path), "top")
     return pd.DataFrame(
         {
             "query_id": [_field(b, "num") for b in blocks],
@@ -68,17 +80,49 @@ def read_topics(path: Path | str = HERE / "topics.trec") -> pd.DataFrame:
 def make_run(
     documents: pd.DataFrame, topics: pd.DataFrame, system: str, depth: int = 100
 ) -> pd.DataFrame:
-    """Run ``system`` (a key of :data:`SYSTEMS`) on every topic title; a TREC-run DataFrame."""
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown system {system!r}; choose one of {sorted(SYSTEMS)}")
+    """Run ``system`` (a key of :data:`SYSTEMS`) on every topic title; a TREC-run DataFrame
+    of the first ``depth`` documents of each topic (``documents``: columns doc_id and text, one
+    row per document; ``topics``: columns query_id and title)."""
+    if not isinstance(system, str) or system not in SYSTEMS:
+        raise ValueError(f"unknown system {describe(system)}; choose one of {sorted(SYSTEMS)}")
+    depth = check_positive_int(depth, "depth")
+    ids, texts = _columns(documents, "documents", "doc_id", "text")
+    _columns(topics, "topics", "query_id", "title")
+    seen: set = set()
+    for doc, text in zip(ids, texts, strict=True):
+        if doc in seen:
+            raise ValueError(f"documents has the doc_id {doc!r} twice: a run ranks each once")
+        seen.add(doc)
+        if not isinstance(text, str):
+            raise TypeError(
+                f"documents: the text of {doc!r} must be a str, "
+                f"got {type(text).__name__} {describe(text)}"
+            )
+    for qid, title in zip(topics["query_id"], topics["title"], strict=True):
+        if not isinstance(title, str):
+            raise TypeError(
+                f"topics: the title of {qid!r} must be a str, "
+                f"got {type(title).__name__} {describe(title)}"
+            )
     stem, score = SYSTEMS[system]
-    index = retrieval.Index(list(documents["text"]), stem=stem)
-    ids = list(documents["doc_id"])
+    index = retrieval.Index(texts, stem=stem)
     rows = []
     for qid, title in zip(topics["query_id"], topics["title"], strict=True):
         for r, (doc, s) in enumerate(retrieval.rank(score(index, title), ids, depth), 1):
             rows.append((qid, doc, r, round(s, 6), system))
     return pd.DataFrame(rows, columns=["query_id", "doc_id", "rank", "score", "run"])
+
+
+def _columns(frame: pd.DataFrame, name: str, *columns: str) -> list[list]:
+    """The ``columns`` of ``frame`` as lists; a missing one is an error naming it."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{name} has no column {missing[0]!r}: it needs the columns {', '.join(columns)}"
+        )
+    return [list(frame[c]) for c in columns]
 
 
 def make_runs(out_dir: Path | str | None = None) -> dict[str, pd.DataFrame]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 __all__ = ["SOURCES", "EXAMPLES", "Example", "example", "examples"]
 
-from .sources import SOURCES, Example
+from .sources import SOURCES, Example, known_name
 from .worked import EXAMPLES
 
 _BY_KEY = {ex.key: ex for ex in EXAMPLES}
@@ -30,15 +30,13 @@ if len(_BY_KEY) != len(EXAMPLES):  # pragma: no cover - a guard for editors of t
 
 
 def example(key: str) -> Example:
-    """The worked example named ``key``; a ``KeyError`` lists the known keys."""
-    try:
-        return _BY_KEY[key]
-    except KeyError:
-        raise KeyError(f"no example {key!r}; known: {', '.join(_BY_KEY)}") from None
+    """The worked example named ``key``; an unknown key is a ``KeyError`` (also a
+    ``ValueError``) naming the close keys and listing the known ones."""
+    return _BY_KEY[known_name(key, "key", _BY_KEY, "no example {}")]
 
 
 def examples(source: str | None = None) -> list[Example]:
     """All examples, or those of one source (a key of :data:`SOURCES`)."""
-    if source is not None and source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}; known: {', '.join(SOURCES)}")
+    if source is not None:
+        known_name(source, "source", SOURCES, "unknown source {}")
     return [ex for ex in EXAMPLES if source is None or ex.source == source]

@@ -17,6 +17,7 @@ from importlib.resources import files
 import pandas as pd
 
 from ..validation import check_choice
+from .sources import known_name
 
 __all__ = ["LANGUAGES", "glossary", "term"]
 
@@ -37,9 +38,10 @@ def glossary() -> pd.DataFrame:
 
 
 def term(english: str, language: str) -> str:
-    """The course's spelling of ``english`` in ``language`` ("French" or "Italian")."""
+    """The course's spelling of ``english`` in ``language`` ("French" or "Italian"); a term not
+    in the glossary is a ``KeyError`` (also a ``ValueError``) naming the close ones."""
     check_choice(language, "language", LANGUAGES)
     table = _table()
-    if english not in table.index:
-        raise KeyError(f"{english!r} is not in the glossary (coursekit/data/glossary.csv)")
+    where = "glossary() lists every term"
+    known_name(english, "english", table.index, "{} is not in the glossary", where)
     return str(table.loc[english, language])

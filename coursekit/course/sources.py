@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["SHORT", "SOURCES", "Example", "cite", "frozen"]
+__all__ = ["SHORT", "SOURCES", "Example", "UnknownName", "cite", "frozen", "known_name"]
 
 #: Full references of the course material (the seeds), by key.
 SOURCES: Mapping[str, str] = MappingProxyType(
@@ -52,9 +53,39 @@ def cite(source: str, where: str = "") -> str:
     >>> cite("mor", "Table 1")
     'Audeh, Beaune & Beigbeder, MOR : Mesure orientée rappel, 2015, Table 1'
     """
-    if source not in SHORT:
-        raise ValueError(f"unknown source {source!r}; known: {', '.join(SHORT)}")
+    known_name(source, "source", SHORT, "unknown source {}")
+    if not isinstance(where, str):
+        raise TypeError(f"where must be a str (a place in the source), got {type(where).__name__}")
     return f"{SHORT[source]}, {where}" if where else SHORT[source]
+
+
+class UnknownName(KeyError, ValueError):
+    """A name that is not among the known ones: a ``KeyError`` (as a look-up by key) and a
+    ``ValueError`` (as a wrong argument) whose message names the close known names."""
+
+    def __str__(self) -> str:  # the message as written, not quoted as KeyError's
+        return str(self.args[0]) if self.args else ""
+
+
+def known_name(
+    name: object, argument: str, known: Iterable[str], unknown: str, see: str = ""
+) -> str:
+    """``name`` if it is one of ``known``; a ``TypeError`` if it is not a string, else an
+    :class:`UnknownName` saying ``unknown`` (its ``{}`` replaced by the name), the close names,
+    and the known ones (or ``see``, where to find them, when there are many).
+
+    >>> known_name("mor", "source", ["mor", "slides"], "unknown source {}")
+    'mor'
+    """
+    known = list(known)
+    if not isinstance(name, str):
+        raise TypeError(f"{argument} must be a str, got {type(name).__name__} {name!r:.60}")
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        listed = f"known: {', '.join(known)}" if len(known) <= 20 or not see else see
+        raise UnknownName(f"{unknown.replace('{}', repr(name))}{hint} ({listed})")
+    return name
 
 
 def frozen(mapping: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

@@ -29,6 +29,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..validation import describe, fits_a_float
 from .portable import portable_copy, uses_coursekit
 from .questions import DECIMALS, PASSED, TOLERANCE, matches, output_digest
 
@@ -50,10 +51,15 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+_TOO_LARGE = "is too large: not a number we can mark"
+
+
 def _type_error(spec: dict[str, Any], value: Any) -> str | None:
     kind = spec["kind"]
     if kind in ("float", "int") and not _is_number(value):
         return f"expected {_KIND_WORDS[kind]}, got {type(value).__name__}"
+    if kind == "float" and not fits_a_float(value):  # an int beyond any float: 10**400
+        return f"{describe(value, 30)} {_TOO_LARGE}"
     if (
         kind == "int"
         and _is_number(value)
@@ -73,6 +79,8 @@ def _type_error(spec: dict[str, Any], value: Any) -> str | None:
                     f"element {i} should be {'a string' if kind == 'ids' else 'a number'}, "
                     f"got {type(item).__name__}"
                 )
+            if kind == "floats" and not fits_a_float(item):
+                return f"element {i} ({describe(item, 30)}) {_TOO_LARGE}"
     return None
 
 
@@ -86,7 +94,7 @@ def _range_error(spec: dict[str, Any], value: float) -> str | None:
             if low is not None and high is not None
             else (f"at least {low:g}" if low is not None else f"at most {high:g}")
         )
-        return f"{value!r} is out of range: the answer lies {bounds}"
+        return f"{describe(value, 30)} is out of range: the answer lies {bounds}"
     return None
 
 

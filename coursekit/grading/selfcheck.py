@@ -49,8 +49,17 @@ def _checks() -> dict[str, Any]:
     return _CHECKS
 
 
+def _name(value: Any, what: str) -> str:
+    """A chapter or question id (``what``: "the chapter ('03_ap_map')", say): a string (a
+    list, say, would be an unhashable key)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, got {type(value).__name__} {value!r:.40}")
+    return value
+
+
 def _find(qid: str, chapter: str) -> dict[str, Any]:
     chapters = _checks()
+    qid, chapter = _name(qid, "the question id ('q1')"), _name(chapter, "the chapter ('03_ap_map')")
     if chapter not in chapters:
         raise ValueError(f"unknown chapter {chapter!r}; known: {', '.join(sorted(chapters))}")
     questions = chapters[chapter]
@@ -74,10 +83,12 @@ def start(chapter: str, own_data: Sequence[str] = ()) -> None:
     exercise notebook calls it). In a student's variant notebook, ``own_data`` names the
     questions computed on the student's own data: for those, check() looks at the format of
     the answer only (the expected values are the grader's)."""
-    if chapter not in _checks():
+    if _name(chapter, "the chapter ('03_ap_map')") not in _checks():
         raise ValueError(f"unknown chapter {chapter!r}; known: {', '.join(sorted(_checks()))}")
-    if isinstance(own_data, str) or not all(isinstance(q, str) for q in own_data):
-        raise TypeError("own_data must be a list of question ids")
+    if not isinstance(own_data, (list, tuple, set, frozenset)) or not all(
+        isinstance(q, str) for q in own_data
+    ):
+        raise TypeError(f"own_data must be a list of question ids, got {own_data!r:.60}")
     _CURRENT["chapter"], _CURRENT["own"] = chapter, frozenset(own_data)
     print(f"Exercises of chapter {chapter}: run each check(...) cell after your answer.")
 

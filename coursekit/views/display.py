@@ -14,6 +14,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ..validation import check_scalar, describe, fits_a_float
+
 __all__ = ["Erratum", "erratum"]
 
 
@@ -29,6 +31,18 @@ def _format(value: Any, digits: int) -> str:
     return f"{float(value):.{digits}f}".rstrip("0").rstrip(".") if digits else str(value)
 
 
+def _check_shown(value: Any, name: str) -> None:
+    """Every number of ``value`` (a number, or numbers in tuples, lists or arrays) can be shown
+    to a number of decimals: none is an integer too large for a float."""
+    if isinstance(value, (tuple, list)):
+        for i, item in enumerate(value):
+            _check_shown(item, f"{name}[{i}]")
+    elif hasattr(value, "tolist") and not isinstance(value, numbers.Real):  # numpy arrays
+        _check_shown(value.tolist(), name)
+    elif isinstance(value, numbers.Real) and not fits_a_float(value):
+        raise ValueError(f"{name} is too large to show as a number: {describe(value)}")
+
+
 @dataclass(frozen=True)
 class Erratum:
     """An erratum: where, what the source prints, what its own data gives, and why."""
@@ -39,6 +53,17 @@ class Erratum:
     computed: Any
     cause: str
     digits: int = 4
+
+    def __post_init__(self) -> None:
+        # checked now: a bad value would otherwise fail later, when the notebook shows the box
+        for name in ("source", "quantity", "cause"):
+            text = getattr(self, name)
+            if not isinstance(text, str):
+                raise TypeError(f"{name} must be a str, got {type(text).__name__} {describe(text)}")
+        what = "a number of decimals"
+        check_scalar(self.digits, "digits", numbers.Integral, what=what, min_val=0, max_val=20)
+        _check_shown(self.printed, "printed")
+        _check_shown(self.computed, "computed")
 
     def __repr__(self) -> str:
         return (

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..validation import check_bool, check_choice
+
 __all__ = ["STYLES", "current", "lecture_mode", "smallest_font_px", "use", "widget_figsize"]
 
 #: Matplotlib settings of each look (the other settings are left as they are).
@@ -40,8 +42,7 @@ def use(name: str) -> None:
     """Switch to the look ``name`` ("default" or "lecture") for the figures and widgets made
     from now on (figures already shown keep their size)."""
     global _current, DPI
-    if name not in STYLES:
-        raise ValueError(f"unknown style {name!r}; the styles are {sorted(STYLES)}")
+    _check_style(name)
     import matplotlib
 
     matplotlib.rcParams.update(STYLES[name])
@@ -52,7 +53,7 @@ def use(name: str) -> None:
 
 def lecture_mode(on: bool = True) -> None:
     """The lecture look (``on``) or the default one: ``ck.views.lecture_mode()``."""
-    use("lecture" if on else "default")
+    use("lecture" if check_bool(on, "on") else "default")
 
 
 def current() -> str:
@@ -72,5 +73,10 @@ def readout_font_size() -> str:
 
 def smallest_font_px(name: str | None = None) -> float:
     """The height in pixels of the smallest text of a figure (a legend) in the look ``name``."""
-    settings = STYLES[name or _current]
+    settings = STYLES[_current if name is None else _check_style(name)]
     return settings["font.size"] * _SMALL * settings["figure.dpi"] / 72
+
+
+def _check_style(name: Any) -> str:
+    """The name of a look: "default" or "lecture" (a ``ValueError`` for anything else)."""
+    return check_choice(name, "style", STYLES)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import combinations
 from typing import Any
 
@@ -11,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures.correlation import aligned
-from ..validation import as_binary, check_n_relevant, check_scalar, refuse_unordered
+from ..validation import as_binary, check_n_relevant, check_scalar, describe, refuse_unordered
 
 __all__ = ["Sideways", "concordant_pairs", "pr_table", "sideways"]
 
@@ -59,6 +60,11 @@ class Sideways:
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
         what = "a number of decimals"
         check_scalar(digits, "digits", numbers.Integral, what=what, min_val=0, max_val=20)
+        if frame.columns.size == 0:
+            raise ValueError("frame has no columns: there is nothing to show")
+        twice = _repeated([str(c) for c in frame.columns])
+        if twice is not None:
+            raise ValueError(f"frame has two columns named {twice!r}: each row shown needs a name")
         self.frame, self.digits = frame, int(digits)
 
     def _cells(self) -> dict[str, list[str]]:
@@ -127,3 +133,66 @@ def concordant_pairs(
         verdict = "concordant" if s > 0 else "discordant" if s < 0 else "tied"
         rows.append((items[i], items[j], x[i], x[j], y[i], y[j], verdict))
     return pd.DataFrame(rows, columns=["item_1", "item_2", "a_1", "a_2", "b_1", "b_2", "verdict"])
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the numbers a figure draws (coursekit.views.plots), checked: a wrong one is an error
+# naming the argument and the position or label at fault, never a figure drawn wrong
+
+
+def as_numbers(
+    values: Any, name: str, unit: str = "", labels: list[str] | None = None
+) -> np.ndarray:
+    """``values`` as a 1-D float array of finite numbers (each ``unit``, in [0, 1], if given;
+    generators read once), or an error naming ``name`` and the position (or the label, from
+    ``labels``) at fault."""
+    if values is None or isinstance(values, (str, bytes, Mapping, AbstractSet)):
+        kind = type(values).__name__
+        raise TypeError(f"{name} must be a sequence of numbers, got {kind} {describe(values)}")
+    if not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of numbers, got {type(values).__name__}")
+    what, low, high = (unit, 0, 1) if unit else ("a number", None, None)
+    array = None
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        if values.ndim != 1:
+            raise ValueError(
+                f"{name} must be one-dimensional, got an array of shape {values.shape}"
+            )
+        array = values.astype(float, copy=False)
+        bad = ~np.isfinite(array) if not unit else ~((array >= 0) & (array <= 1))
+        pairs = [(int(i), array[i].item()) for i in np.flatnonzero(bad)[:1]]
+    else:
+        items = list(values)
+        pairs = list(enumerate(items))
+    for i, item in pairs:  # check_scalar says what is wrong with the first bad value
+        at = f"{name}[{i if labels is None else repr(labels[i])}]"
+        check_scalar(item, at, numbers.Real, what=what, min_val=low, max_val=high)
+    return array if array is not None else np.asarray(items, dtype=float)
+
+
+def as_labelled(values: Any, name: str) -> tuple[list[str], list[Any]]:
+    """The labels (as text) and the values of a dict or a pandas Series (label -> value)."""
+    if not isinstance(values, (Mapping, pd.Series)):
+        raise TypeError(
+            f"{name} must be a dict (or a pandas Series) of label -> value, "
+            f"got {type(values).__name__} {describe(values, 40)}"
+        )
+    if len(values) == 0:
+        raise ValueError(f"{name} is empty: there is nothing to draw")
+    labels = [str(label) for label in values.keys()]
+    twice = _repeated(labels)
+    if twice is not None:
+        raise ValueError(f"{name} has the label {twice!r} twice: each label names one value")
+    return labels, list(values.values() if isinstance(values, Mapping) else values.to_numpy())
+
+
+def labelled_numbers(values: Any, name: str, unit: str = "") -> tuple[list[str], np.ndarray]:
+    """The labels and the values (a float array) of a dict or Series of label -> number."""
+    labels, raw = as_labelled(values, name)
+    return labels, as_numbers(raw, name, unit, labels)
+
+
+def _repeated(names: list[str]) -> str | None:
+    """The first name that comes a second time in ``names``, or None."""
+    seen: set[str] = set()
+    return next((name for name in names if name in seen or seen.add(name)), None)
