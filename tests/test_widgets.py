@@ -91,8 +91,9 @@ def test_relevance_toggler_buttons_show_their_state():
 def test_relevance_toggler_picture_after_a_toggle_equals_a_fresh_drawing():
     changed = widgets.RelevanceToggler(rels=[1, 0, 1, 1, 0, 0, 1, 0, 0, 1], n_relevant=6)
     changed.toggle(2)
-    changed.toggle(9)
-    fresh = widgets.RelevanceToggler(rels=[1, 1, 1, 1, 0, 0, 1, 0, 1, 1], n_relevant=6)
+    changed.toggle(9)  # 7 relevant found: the clicks raised n_relevant from 6 to 7
+    assert changed.n_relevant.value == 7
+    fresh = widgets.RelevanceToggler(rels=[1, 1, 1, 1, 0, 0, 1, 0, 1, 1], n_relevant=7)
     assert np.array_equal(pixels(changed.image.value), pixels(fresh.image.value))
 
 

@@ -3,13 +3,14 @@ checked with messages that say what to fix."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...validation import preview
+from ...validation import describe, fits_a_float, preview
 
 
 def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict[str, np.ndarray]]:
@@ -64,10 +65,7 @@ def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict
                     f"only in {first!r}: {preview(sorted(set(systems) - set(columns))) or 'none'}"
                 )
         table = frame.set_axis(rows, axis=0).set_axis(columns, axis=1).loc[queries, systems]
-        try:
-            values = table.to_numpy(dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"measure {measure!r}: the scores must be numbers ({error})") from None
+        values = _scores(table, measure)
         bad = ~np.isfinite(values)
         if bad.any():
             q, s = np.argwhere(bad)[0]
@@ -78,3 +76,36 @@ def _check_tables(per_query: Any) -> tuple[list[str], list[str], list[str], dict
             )
         arrays[measure] = values
     return measures, queries, systems, arrays
+
+
+def _scores(table: pd.DataFrame, measure: str) -> np.ndarray:
+    """The scores as floats (queries x systems), a missing one (None, NaN, NA) as nan for the
+    check of finite scores. Refused: a score that is not a number (text such as "0.5",
+    True/False), which pandas would read as a number, or too large for a float (an int of 400
+    digits), on which it would fail."""
+    columns = []
+    for system, column in table.items():
+        if pd.api.types.is_bool_dtype(column.dtype):
+            raise TypeError(
+                f"measure {measure!r}: the scores of system {system!r} are True/False, not numbers"
+            )
+        if pd.api.types.is_numeric_dtype(column.dtype):
+            columns.append(column.to_numpy(dtype=float, na_value=np.nan))
+            continue
+        floats = []
+        for query, value in column.items():
+            where = f"measure {measure!r}: system {system!r}, query {query!r}"
+            if pd.api.types.is_scalar(value) and not isinstance(value, (str, bytes)):
+                if pd.isna(value):
+                    floats.append(np.nan)
+                    continue
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise TypeError(
+                    f"{where}: the score must be a number, got {type(value).__name__} "
+                    f"{describe(value)}"
+                )
+            if not fits_a_float(value):
+                raise ValueError(f"{where}: the score {describe(value)} is too large for a float")
+            floats.append(float(value))
+        columns.append(np.array(floats, dtype=float))
+    return np.column_stack(columns) if columns else np.zeros((len(table), 0))

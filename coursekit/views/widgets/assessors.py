@@ -31,7 +31,8 @@ import numpy as np
 from ...measures.agreement import agreement_table, cohen_kappa
 from ...measures.correlation import kendall_tau
 from ...measures.ranked import average_precision
-from .base import Widget, figure_box, table_html
+from ...validation import describe, preview
+from .base import Widget, as_list, check_position, figure_box, table_html, text_keys
 
 __all__ = ["AssessorAgreement"]
 
@@ -72,6 +73,7 @@ def _rankings(rankings: Any) -> dict[str, list]:
         raise ValueError(
             f"rankings must hold at least two systems to order them, got {len(rankings)}"
         )
+    text_keys(rankings, "rankings", "systems")
     checked = {}
     for system, ranking in rankings.items():
         if isinstance(ranking, (str, bytes, Mapping)) or not isinstance(
@@ -82,8 +84,20 @@ def _rankings(rankings: Any) -> dict[str, list]:
                 f"{type(ranking).__name__}"
             )
         docs = list(ranking)
-        if len(set(docs)) != len(docs):
-            raise ValueError(f"the ranking of system {system!r} lists a document twice")
+        first: dict[str, int] = {}  # ids are read as text, as items are
+        for rank, doc in enumerate(docs, start=1):
+            try:
+                hash(doc)
+            except TypeError:
+                raise TypeError(
+                    f"the ranking of system {system!r}: rank {rank} must be a document id such "
+                    f"as a string, got {type(doc).__name__} {describe(doc)}"
+                ) from None
+            if first.setdefault(str(doc), rank) != rank:
+                raise ValueError(
+                    f"the ranking of system {system!r} lists document {str(doc)!r} twice "
+                    f"(ranks {first[str(doc)]} and {rank})"
+                )
         checked[str(system)] = docs
     return checked
 
@@ -122,7 +136,6 @@ class AssessorAgreement(Widget):
         rankings: Mapping[str, Sequence[Hashable]] | None = None,
         items: Sequence[Hashable] | None = None,
     ) -> None:
-        super().__init__()
         one = _judgments(first, "first")
         if second is None:
             second = DEFAULT_SECOND if first is DEFAULT_FIRST else one
@@ -136,7 +149,7 @@ class AssessorAgreement(Widget):
         if items is None:
             items = DEFAULT_ITEMS if len(one) == len(DEFAULT_ITEMS) else range(1, len(one) + 1)
             items = [i if isinstance(i, str) else f"d{i}" for i in items]
-        self.items = [str(i) for i in items]
+        self.items = [str(i) for i in as_list(items, "items", "document ids")]
         if len(self.items) != len(one):
             raise ValueError(f"items names {len(self.items)} documents, first judges {len(one)}")
         if len(set(self.items)) != len(self.items):
@@ -150,6 +163,14 @@ class AssessorAgreement(Widget):
             s: np.array([self._index.get(str(d), -1) for d in r], dtype=np.int64)
             for s, r in self.rankings.items()
         }
+        if not any(np.any(positions >= 0) for positions in self._positions.values()):
+            ranked = preview(dict.fromkeys(str(d) for r in self.rankings.values() for d in r))
+            raise ValueError(
+                "no ranked document is among the judged items, so every AP would be 0: the "
+                f"rankings hold {ranked or 'no document'}, the items {preview(self.items)} "
+                "(ids are read as text and must match)"
+            )
+        super().__init__()  # the arguments are checked: build the widget
         self._syncing = False
         self.buttons = [
             [
@@ -214,9 +235,7 @@ class AssessorAgreement(Widget):
             return self._index[item]
         if isinstance(item, bool) or not isinstance(item, numbers.Integral):
             raise TypeError(f"item must be a document id or its position (1 = first), got {item!r}")
-        if not 1 <= item <= len(self.items):
-            raise ValueError(f"item must be between 1 and {len(self.items)}, got {item}")
-        return int(item) - 1
+        return check_position(item, len(self.items), "item") - 1
 
     def toggle(self, assessor: int, item: int | str) -> None:
         """Flip the judgment of ``item`` (a document id, or its position, 1 = first) by

@@ -42,8 +42,9 @@ import numpy as np
 import pandas as pd
 
 from ...evaluation import Evaluation
+from ...measures.paired import check_resamples, check_seed
 from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
-from ...validation import check_positive_int, preview
+from ...validation import preview
 from .. import plots
 from ._input import _check_tables
 from .base import ERROR, Widget, figure_box, nice_limit, table_html
@@ -62,8 +63,9 @@ class CompareSystems(Widget):
     and one column per system; every table must hold the same queries and systems. Build it
     from :func:`coursekit.evaluate` results with :meth:`from_evaluations`. ``a``, ``b`` and
     ``measure`` are the first choices (by default the first two systems and the first
-    measure); the randomization test uses ``n_resamples`` label swaps drawn with ``seed``
-    (an exact test when there are at most ``log2(n_resamples)`` queries).
+    measure); the randomization test uses ``n_resamples`` label swaps (1 to 1,000,000) drawn
+    with ``seed``, a whole number >= 0 (an exact test when there are at most
+    ``log2(n_resamples)`` queries).
 
     Use :meth:`select` to change the menus as a click would, ``readout()`` for the numbers as
     text, :attr:`differences` for the bars, and ``show_static()`` for a static picture.
@@ -79,14 +81,14 @@ class CompareSystems(Widget):
         n_resamples: int = 2000,
         seed: int = 0,
     ) -> None:
-        super().__init__()
         self.measures, self.queries, self.systems, self._scores = _check_tables(per_query)
-        self.n_resamples = check_positive_int(n_resamples, "n_resamples")
-        self.seed = int(seed)
+        self.n_resamples = check_resamples(n_resamples, 1)
+        self.seed = check_seed(seed)
         a = self.systems[0] if a is None else a
         b = self.systems[min(1, len(self.systems) - 1)] if b is None else b
         measure = self.measures[0] if measure is None else measure
         self._check_choice(a=a, b=b, measure=measure)
+        super().__init__()  # the arguments are checked: build the widget
         self._per_query = per_query
         self._tests: dict[tuple[str, str, str], tuple[float, float, float]] = {}
         self.a = w.Dropdown(

@@ -3,27 +3,56 @@
 from __future__ import annotations
 
 import html
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
 from ...measures.correlation import kendall_tau, spearman_rho
+from ...validation import describe
 from ..tables import concordant_pairs
-from .base import Widget, frame_html, table_html
+from .base import Widget, as_list, check_position, frame_html, table_html
 
 __all__ = ["RankCorrelation"]
 
 
+def _items(values: Any, name: str) -> list:
+    """A ranking's items, first to last: each hashable (a string, a number) and given once."""
+    items = as_list(values, name, "items in rank order")
+    seen: dict[Any, int] = {}
+    for position, item in enumerate(items, start=1):
+        try:
+            earlier = seen.setdefault(item, position)
+        except TypeError:
+            raise TypeError(
+                f"{name}[{position - 1}] must be an item such as a string or a number, "
+                f"got {type(item).__name__} {describe(item)}"
+            ) from None
+        if earlier != position:
+            raise ValueError(
+                f"{name} lists item {item!r} twice (positions {earlier} and {position})"
+            )
+    return items
+
+
 class RankCorrelation(Widget):
     """Two orderings of K items, with buttons that swap neighbours -> Spearman's rho and
-    Kendall's tau, and the list of concordant and discordant pairs (chapter 07)."""
+    Kendall's tau, and the list of concordant and discordant pairs (chapter 07).
+
+    ``first`` and ``second`` are sequences of the same items, first to last (``second``
+    defaults to ``first``); a string, a set or a dict is refused: to rank items by their
+    scores, sort them first (``sorted(scores, key=scores.get, reverse=True)``).
+    """
 
     def __init__(
         self, first: Sequence[Any] = ("A", "B", "C", "D", "E"), second: Sequence[Any] | None = None
     ):
-        super().__init__()
-        self.orders = [list(first), list(second if second is not None else first)]
+        one = _items(first, "first")  # read once: a generator too
+        two = one if second is None else _items(second, "second")
+        self.orders = [list(one), list(two)]
+        self._values(*self.orders)  # refuses what update would refuse, before any control
+        super().__init__()  # the arguments are checked: build the widget
         # Labels and buttons are made once; a swap only changes the labels' text.
         self.labels = [[w.Label() for _ in order] for order in self.orders]
         self.rows = [w.HBox(self._row(which)) for which in (0, 1)]
@@ -50,9 +79,13 @@ class RankCorrelation(Widget):
     def swap(self, which: int, position: int) -> None:
         """Swap the items at ``position`` and ``position + 1`` (1-based) of ranking ``which``
         (0 or 1), as the button between them would."""
-        order = self.orders[which]
-        if not 1 <= position < len(order):
-            raise ValueError(f"position must be between 1 and {len(order) - 1}, got {position}")
+        what = "which must be 0 (the first ranking) or 1 (the second)"
+        if isinstance(which, bool) or not isinstance(which, numbers.Integral):
+            raise TypeError(f"{what}, got {type(which).__name__} {describe(which)}")
+        if which not in (0, 1):
+            raise ValueError(f"{what}, got {which}")
+        order = self.orders[int(which)]
+        position = check_position(position, len(order) - 1, "position")
         order[position - 1], order[position] = order[position], order[position - 1]
         self.update()
 
@@ -80,16 +113,21 @@ class RankCorrelation(Widget):
         )
         display(HTML(rows + self.readout_html.value + self.pairs_html.value))
 
-    def update(self) -> None:
-        a, b = self.orders
-        self.values = {
+    @staticmethod
+    def _values(a: list, b: list) -> tuple[dict[str, float], Any]:
+        """The readout and the table of pairs of rankings ``a`` and ``b``."""
+        values: dict[str, float] = {
             "Spearman rho": spearman_rho(a, b),
             "Kendall tau": kendall_tau(a, b),
         }
         pairs = concordant_pairs(a, b)
         counts = pairs["verdict"].value_counts()
-        self.values["concordant pairs"] = int(counts.get("concordant", 0))
-        self.values["discordant pairs"] = int(counts.get("discordant", 0))
+        values["concordant pairs"] = int(counts.get("concordant", 0))
+        values["discordant pairs"] = int(counts.get("discordant", 0))
+        return values, pairs
+
+    def update(self) -> None:
+        self.values, pairs = self._values(*self.orders)
         self.readout_html.value = table_html(self.values)
         self.pairs_html.value = frame_html(pairs)
         for which in (0, 1):

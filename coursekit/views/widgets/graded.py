@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as w
 import numpy as np
 
 from ...measures.graded import VARIANTS, check_variant, dcg, dcg_curve, ideal_gains, ndcg
+from ...validation import describe, fits_a_float
 from .. import plots
-from .base import Widget, figure_box, nice_limit, table_html
+from .base import Widget, as_list, check_position, figure_box, nice_limit, table_html
 
 __all__ = ["GradedJudgments", "VARIANT_LABELS"]
+
+#: The grades of a rank's menu.
+GRADES = (0, 1, 2, 3)
 
 #: What the DCG formula buttons say (their values stay the codes of ``VARIANTS``).
 VARIANT_LABELS = {
@@ -22,9 +29,37 @@ VARIANT_LABELS = {
 }
 
 
+def whole_grade(value: Any, name: str, menu: bool = True) -> int:
+    """A grade: a whole number (``2`` or ``2.0``, not ``2.7``); with ``menu``, one of the
+    grades of a rank's menu (0, 1, 2 or 3)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{name} must be a whole number grade, got {type(value).__name__} {describe(value)}"
+        )
+    if not isinstance(value, numbers.Integral) and not (
+        math.isfinite(value) and float(value).is_integer()
+    ):
+        raise ValueError(f"{name} must be a whole number grade, got {describe(value)}")
+    grade = int(value)
+    if menu and grade not in GRADES:
+        raise ValueError(f"{name} must be 0, 1, 2 or 3 (the grades of the menu), got {grade}")
+    if not fits_a_float(grade):
+        raise ValueError(f"{name} is too large for a grade: {describe(value)}")
+    return grade
+
+
+def _grades(values: Any, name: str, menu: bool) -> list[int]:
+    grades = as_list(values, name, "whole number grades")
+    return [whole_grade(g, f"{name}[{i}] (rank {i + 1})", menu) for i, g in enumerate(grades)]
+
+
 class GradedJudgments(Widget):
     """A grade (0-3) per rank and a DCG variant -> gains, DCG, ideal DCG, nDCG, and the
-    DCG and ideal DCG curves (chapter 05)."""
+    DCG and ideal DCG curves (chapter 05).
+
+    ``gains``: the grade of each rank, a whole number 0 to 3; ``ideal``: every judged grade
+    of the query (whole numbers), those of the ranked documents included.
+    """
 
     def __init__(
         self,
@@ -32,25 +67,34 @@ class GradedJudgments(Widget):
         ideal: Sequence[int] | None = None,
         variant: str = "jarvelin",
     ):
-        super().__init__()
+        gains = _grades(gains, "gains", menu=True)
+        if not gains:
+            raise ValueError("gains is empty: give the grade of at least one rank")
+        variant = check_variant(variant)
+        if ideal is not None:
+            ideal = [
+                whole_grade(g, f"ideal[{i}]", menu=False)
+                for i, g in enumerate(as_list(ideal, "ideal", "judged grades"))
+            ]
         # ``ideal``: every judged grade of the query. The grades of judged documents that are
         # not in the list are kept apart, so that the ideal follows the grades chosen here
         # (a grade raised above the judged ones must raise the ideal too: nDCG stays <= 1).
         self.ideal = None if ideal is None else list(ideal)
         self.unretrieved: list[int] = []
         if ideal is not None:
-            left = Counter(int(g) for g in ideal)
-            left.subtract(int(g) for g in gains)
+            left = Counter(ideal)
+            left.subtract(gains)
             if any(n < 0 for n in left.values()):
                 raise ValueError(
                     "ideal must list every judged grade of the query, the grades of the "
                     f"ranked documents included: {list(gains)} is not part of {list(ideal)}"
                 )
             self.unretrieved = sorted(left.elements(), reverse=True)
+        super().__init__()  # the arguments are checked: build the widget
         self.grades = [
             w.Dropdown(
-                options=[0, 1, 2, 3],
-                value=int(g),
+                options=list(GRADES),
+                value=g,
                 description=f"rank {i}",
                 layout=w.Layout(width="9em"),
                 style={"description_width": "4em"},
@@ -59,7 +103,7 @@ class GradedJudgments(Widget):
         ]
         self.variant = w.ToggleButtons(
             options=[(VARIANT_LABELS.get(v, v), v) for v in VARIANTS],
-            value=check_variant(variant),
+            value=variant,
             description="DCG formula",
             style={"button_width": "auto"},
             tooltips=[
@@ -93,7 +137,8 @@ class GradedJudgments(Widget):
 
     def set_grade(self, rank: int, grade: int) -> None:
         """Set the grade at ``rank`` (1-based), as choosing it in the menu would."""
-        self.grades[rank - 1].value = grade
+        rank = check_position(rank, len(self.grades))
+        self.grades[rank - 1].value = whole_grade(grade, "grade")
 
     def set_variant(self, variant: str) -> None:
         """Choose the DCG formula (one of ``VARIANTS``), as its button would."""

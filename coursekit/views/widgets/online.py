@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
@@ -20,9 +21,10 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...measures.paired import check_seed
 from ...measures.simulation import CLICK_MODELS, SessionSimulator
-from ...validation import check_positive_int
-from .base import Widget, figure_box, table_html
+from ...validation import check_positive_int, describe, fits_a_float, preview
+from .base import Widget, as_list, figure_box, table_html, text_keys
 
 __all__ = ["OnlineExperiment"]
 
@@ -35,17 +37,63 @@ HEADER = "<b>A/B test or interleaving?</b> — choose two systems and the users,
 _MENU_STYLE = {"description_width": "6em"}
 
 
-def _check_inputs(rankings: Any, qrels: Any, depth: int) -> tuple[list[str], list[str]]:
+def _grade(value: Any, where: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{where} must be a grade (a number), got {type(value).__name__} {value!r}")
+    if not fits_a_float(value) or not math.isfinite(value):
+        raise ValueError(f"{where} must be a finite grade, got {describe(value)}")
+    return float(value)
+
+
+def _docs(ranking: Any, where: str) -> list[str]:
+    """A ranking's document ids as text, best first: hashable, each given once (as text)."""
+    docs = as_list(ranking, where, "document ids, best first")
+    first: dict[str, int] = {}
+    for rank, doc in enumerate(docs, start=1):
+        try:
+            hash(doc)
+        except TypeError:
+            raise TypeError(
+                f"{where}[{rank - 1}] (rank {rank}) must be a document id such as a string, "
+                f"got {type(doc).__name__} {describe(doc)}"
+            ) from None
+        earlier = first.setdefault(str(doc), rank)
+        if earlier != rank:
+            raise ValueError(f"{where} lists document {str(doc)!r} twice (ranks {earlier}, {rank})")
+    return list(first)
+
+
+def _read_inputs(rankings: Any, qrels: Any, depth: int) -> tuple[dict, dict]:
+    """``rankings`` and ``qrels`` with every name read as text (names that collide as text
+    refused), rankings cut at ``depth``, grades as finite floats; each system must rank at
+    least one judged query."""
     for name, value, what in (
         ("rankings", rankings, "{system: {query: [doc ids, best first]}}"),
         ("qrels", qrels, "{query: {doc id: grade}}"),
     ):
         if not isinstance(value, Mapping) or not value:
             raise TypeError(f"{name} must be a non-empty dict {what}, got {type(value).__name__}")
+        text_keys(value, name, "systems" if name == "rankings" else "queries")
         for key, inner in value.items():
             if not isinstance(inner, Mapping):
                 raise TypeError(f"{name}[{key!r}] must be a dict, got {type(inner).__name__}")
-    return [str(s) for s in rankings], sorted(str(q) for q in qrels)
+            text_keys(inner, f"{name}[{key!r}]", "queries" if name == "rankings" else "documents")
+    grades = {
+        str(q): {str(d): _grade(g, f"qrels[{q!r}][{d!r}]") for d, g in judged.items()}
+        for q, judged in qrels.items()
+    }
+    lists = {}
+    for s, per_query in rankings.items():
+        lists[str(s)] = {
+            str(q): _docs(r, f"rankings[{s!r}][{q!r}]")[:depth] for q, r in per_query.items()
+        }
+        if not set(lists[str(s)]) & set(grades):
+            raise ValueError(
+                f"system {str(s)!r} ranks none of the queries of qrels (its queries: "
+                f"{preview(lists[str(s)]) or 'none'}; those of qrels: {preview(grades)}): "
+                "query names are read as text and must match"
+            )
+    return lists, grades
 
 
 class OnlineExperiment(Widget):
@@ -53,7 +101,9 @@ class OnlineExperiment(Widget):
     (chapter 10).
 
     ``rankings``: ``{system: {query: [doc ids, best first]}}`` (cut at ``depth``), ``qrels``:
-    ``{query: {doc id: grade}}``. A choice of A, B and click model draws from
+    ``{query: {doc id: grade}}`` (finite numbers). Names and ids are read as text (``str``):
+    two that read the same are refused, and ``a=1`` names the system ``'1'``. Each system must
+    rank at least one query of ``qrels``. A choice of A, B and click model draws from
     ``numpy.random.default_rng([seed, i, j, m])`` (positions of A, B, click model); the
     starting choice is simulated by the constructor, any other on first use, then kept.
     :meth:`select` and :meth:`set_sessions` do what clicks do.
@@ -74,28 +124,19 @@ class OnlineExperiment(Widget):
         depth: int = 10,
         seed: int = 0,
     ) -> None:
-        super().__init__()
         self.depth = check_positive_int(depth, "depth")
-        self.systems, self.queries = _check_inputs(rankings, qrels, self.depth)
+        self._lists, self._grades = _read_inputs(rankings, qrels, self.depth)
+        self.systems, self.queries = list(self._lists), sorted(self._grades)
         self.max_sessions = check_positive_int(max_sessions, "max_sessions")
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
-        self.seed = int(seed)
-        self._rankings_in, self._qrels_in = rankings, qrels
-        self._lists = {
-            str(s): {str(q): [str(d) for d in list(r)[: self.depth]] for q, r in per_q.items()}
-            for s, per_q in rankings.items()
-        }
-        self._grades = {
-            str(q): {str(d): float(g) for d, g in gs.items()} for q, gs in qrels.items()
-        }
+        self.seed = check_seed(seed)
         self.max_grade = max([1.0] + [g for gs in self._grades.values() for g in gs.values()])
         self._cache: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
         a = self.systems[0] if a is None else a
         b = self.systems[min(1, len(self.systems) - 1)] if b is None else b
-        self._check_choice(a, b, click_model)
+        a, b, click_model = self._choice(a, b, click_model)
         n_sessions = self._check_sessions(n_sessions)
         self.simulation(a, b, click_model)  # the starting choice, simulated now
+        super().__init__()  # the arguments are checked: build the widget
         menus = [("system A", self.systems, a), ("system B", self.systems, b)]
         menus.append(("users click", list(CLICK_MODELS), click_model))
         self.a, self.b, self.model = (
@@ -125,7 +166,7 @@ class OnlineExperiment(Widget):
         )
 
     def _state(self) -> dict:
-        inputs = {"rankings": self._rankings_in, "qrels": self._qrels_in, "seed": self.seed}
+        inputs = {"rankings": self._lists, "qrels": self._grades, "seed": self.seed}
         sizes = {"max_sessions": self.max_sessions, "depth": self.depth}
         chosen = zip(("a", "b", "click_model", "n_sessions"), self._controls(), strict=True)
         return inputs | sizes | {k: c.value for k, c in chosen}
@@ -139,12 +180,20 @@ class OnlineExperiment(Widget):
         twin._cache = self._cache
         return twin
 
-    def _check_choice(self, a: Any, b: Any, model: Any) -> None:
+    def _choice(self, a: Any, b: Any, model: Any) -> tuple[str, str, str]:
+        """Systems A and B by name, read as text as the keys of ``rankings`` are (1 names the
+        system '1'), and the click model."""
+        chosen = []
         for name, system in (("a", a), ("b", b)):
-            if system not in self.systems:
-                raise ValueError(f"{name}={system!r} is not a system; the systems: {self.systems}")
-        if model not in CLICK_MODELS:
+            if str(system) not in self.systems:
+                raise ValueError(
+                    f"{name}={system!r} is not a system; the systems (names read as text): "
+                    f"{self.systems}"
+                )
+            chosen.append(str(system))
+        if not isinstance(model, str) or model not in CLICK_MODELS:
             raise ValueError(f"click_model must be one of {CLICK_MODELS}, got {model!r}")
+        return chosen[0], chosen[1], model
 
     def _check_sessions(self, n: Any) -> int:
         n = check_positive_int(n, "n_sessions")
@@ -162,7 +211,7 @@ class OnlineExperiment(Widget):
         a = self.a.value if a is None else a
         b = self.b.value if b is None else b
         click_model = self.model.value if click_model is None else click_model
-        self._check_choice(a, b, click_model)
+        a, b, click_model = self._choice(a, b, click_model)
         self._holding = True
         try:
             self.a.value, self.b.value, self.model.value = a, b, click_model
@@ -180,7 +229,7 @@ class OnlineExperiment(Widget):
         """Running counts after each session (entry n - 1: after n) for A = ``a``, B = ``b``:
         A/B sessions per arm, sums of the reciprocal rank of the first click and of its square,
         team-draft wins and ties, and both z statistics. Both see the same queries."""
-        self._check_choice(a, b, model)
+        a, b, model = self._choice(a, b, model)
         key = (a, b, model)
         if key not in self._cache:
             triples = [

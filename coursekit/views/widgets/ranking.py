@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as w
 import numpy as np
@@ -14,10 +15,16 @@ from ...measures.ranked import (
     r_precision,
     reciprocal_rank,
 )
+from ...validation import as_grades, check_n_relevant, check_positive_int
 from .. import plots
-from .base import Widget, figure_box, table_html
+from .base import Widget, check_in_range, check_position, figure_box, table_html
 
 __all__ = ["RelevanceToggler"]
+
+#: The most ranks (a toggle button each) and the largest "relevant in total".
+MAX_RANKS = 10_000
+#: The cut-off k of P@k when none is given (or the number of ranks, if fewer).
+DEFAULT_K = 5
 
 
 def pr_rows(rels: list[int], n_relevant: int) -> dict[str, np.ndarray]:
@@ -52,21 +59,51 @@ def pr_html(rows: dict[str, np.ndarray]) -> str:
     )
 
 
+def _check(rels: Any, n_relevant: Any, k: Any, length: Any) -> tuple[list[int], int | None, int]:
+    """The judgments (1 = relevant: a grade of 1 or more), padded with non-relevant ranks to
+    ``length``, the checked ``n_relevant`` and ``k``."""
+    start = [int(g) for g in as_grades(rels, "rels") >= 1]
+    if length is None:
+        if not start:
+            raise ValueError("rels is empty: give the judgment of at least one rank")
+        length = len(start)
+    length = check_positive_int(length, "length")
+    if length < len(start):
+        raise ValueError(
+            f"length={length} is shorter than rels ({len(start)} ranks): length adds "
+            "non-relevant ranks after those of rels, it does not cut them"
+        )
+    if length > MAX_RANKS:
+        raise ValueError(f"length must be at most {MAX_RANKS} (a button per rank), got {length}")
+    start += [0] * (length - len(start))
+    if n_relevant is not None:
+        check_in_range(n_relevant, "n_relevant", 0, MAX_RANKS)
+        n_relevant = check_n_relevant(n_relevant, np.asarray(start, dtype=bool))
+    k = min(DEFAULT_K, length) if k is None else check_in_range(k, "k", 1, length)
+    return start, n_relevant, k
+
+
 class RelevanceToggler(Widget):
     """A ranked list as toggle buttons -> the P(k)/R(k) table, the precision-recall curve with
-    its interpolation, AP, P@k, R-precision and RR (chapters 02 to 04)."""
+    its interpolation, AP, P@k, R-precision and RR (chapters 02 to 04).
+
+    ``rels``: the grade of each rank (1 or more: relevant); ``length`` adds non-relevant ranks
+    after them; ``n_relevant``: the relevant documents of the collection (by default those of
+    ``rels``), at least those of ``rels``; ``k``: the cut-off of P@k, from 1 to the number of
+    ranks (by default 5, or the number of ranks if fewer). A click that marks more relevant
+    documents than ``n_relevant`` raises it to their number.
+    """
 
     def __init__(
         self,
         rels: Sequence[int] = (1, 1, 0, 1, 0, 1, 0, 0, 0, 0),
         n_relevant: int | None = None,
-        k: int = 5,
+        k: int | None = None,
         length: int | None = None,
     ):
-        super().__init__()
-        start = [int(r >= 1) for r in rels]
-        length = length or len(start)
-        start = (start + [0] * length)[:length]
+        start, n_relevant, k = _check(rels, n_relevant, k, length)
+        length = len(start)
+        super().__init__()  # the arguments are checked: build the widget
         self.buttons = [
             w.ToggleButton(
                 value=bool(r),
@@ -80,12 +117,12 @@ class RelevanceToggler(Widget):
         self.n_relevant = w.BoundedIntText(
             value=n_relevant if n_relevant is not None else found,
             min=0,
-            max=10_000,
+            max=MAX_RANKS,
             description="relevant in total",
             style={"description_width": "initial"},
             layout=w.Layout(width="14em"),
         )
-        self.k = w.IntSlider(value=k, min=1, max=max(length, 1), description="k for P@k")
+        self.k = w.IntSlider(value=k, min=1, max=length, description="k for P@k")
         self.table_html = w.HTML()
         for control in (*self.buttons, self.n_relevant, self.k):
             control.observe(lambda _: self.update(), names="value")
@@ -118,7 +155,7 @@ class RelevanceToggler(Widget):
 
     def toggle(self, rank: int) -> None:
         """Flip the judgment at ``rank`` (1-based), as a click would."""
-        button = self.buttons[rank - 1]
+        button = self.buttons[check_position(rank, len(self.buttons)) - 1]
         button.value = not button.value
 
     def update(self) -> None:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import ipywidgets as w
 
 from ...measures.setbased import accuracy, f_measure, precision, recall
 from .. import plots
-from .base import Widget, figure_box, table_html
+from .base import Widget, check_in_range, figure_box, table_html
 
 __all__ = ["SetBasedExplorer"]
+
+#: The largest count of a cell (each count is made of that many document ids).
+MAX_COUNT = 100_000
+#: The range of the beta slider: 2**-3 to 2**3.
+BETA_RANGE = (0.125, 8.0)
 
 
 def slider_max(value: int) -> int:
@@ -22,12 +28,31 @@ def slider_max(value: int) -> int:
     return max(20, 10 * math.ceil(2 * value / 10))
 
 
+def _check(optional: bool = False, **given: Any) -> dict[str, Any]:
+    """The given counts (whole numbers from 0 to ``MAX_COUNT``) and beta (in ``BETA_RANGE``),
+    checked, in the order given; with ``optional``, ``None`` (not given) is left out."""
+    checked = {}
+    for name, value in given.items():
+        if value is None and optional:
+            continue
+        if name == "beta":
+            checked[name] = check_in_range(value, "beta", *BETA_RANGE, whole=False)
+        else:
+            checked[name] = check_in_range(value, name, 0, MAX_COUNT)
+    return checked
+
+
 class SetBasedExplorer(Widget):
     """Confusion-matrix counts and beta -> precision, recall, F_beta, accuracy, and the
-    harmonic against the arithmetic mean of precision and recall (chapter 01)."""
+    harmonic against the arithmetic mean of precision and recall (chapter 01).
+
+    Each count is a whole number from 0 to 100 000 (its slider reaches about twice it);
+    ``beta`` is from 0.125 to 8, the range of its slider.
+    """
 
     def __init__(self, tp: int = 6, fp: int = 4, fn: int = 14, tn: int = 76, beta: float = 1.0):
-        super().__init__()
+        tp, fp, fn, tn, beta = _check(tp=tp, fp=fp, fn=fn, tn=tn, beta=beta).values()
+        super().__init__()  # the arguments are checked: build the widget
         style = {"description_width": "initial"}
         self.sliders = {
             name: w.IntSlider(
@@ -79,14 +104,16 @@ class SetBasedExplorer(Widget):
         tn: int | None = None,
         beta: float | None = None,
     ) -> None:
-        """Set some counts (and beta), as moving the sliders would."""
-        for name, value in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
-            if value is not None:
+        """Set some counts (and beta), as moving the sliders would (all are checked first:
+        a refused value changes nothing)."""
+        given = _check(True, tp=tp, fp=fp, fn=fn, tn=tn, beta=beta)
+        for name, value in given.items():
+            if name == "beta":
+                self.beta.value = value
+            else:
                 slider = self.sliders[name]
                 slider.max = max(slider.max, slider_max(value))
                 slider.value = value
-        if beta is not None:
-            self.beta.value = beta
 
     def update(self) -> None:
         counts = {name: slider.value for name, slider in self.sliders.items()}
