@@ -266,3 +266,30 @@ def check_rng(rng: Any) -> np.random.Generator:
             f"got {type(rng).__name__}"
         )
     return rng
+
+
+def first_ranks(items: list, name: str, what: str = "document", as_text: bool = False) -> dict:
+    """The rank (from 1) of each of ``items``, keyed by the item (by its text, ``as_text``: 7 and
+    "7" are then one): a ``TypeError`` for an item that cannot be hashed (a list inside the
+    list), a ``ValueError`` for one given twice, each naming ``name`` and the ranks.
+
+    >>> first_ranks(["d1", "d2"], "ranking")
+    {'d1': 1, 'd2': 2}
+    >>> first_ranks(["d1", "d2", "d1"], "ranking")
+    Traceback (most recent call last):
+    ValueError: ranking: document 'd1' appears twice (ranks 1 and 3)
+    """
+    first: dict = {}
+    for rank, item in enumerate(items, start=1):
+        try:
+            hash(item)
+        except TypeError:  # a list inside the list, say
+            raise TypeError(
+                f"{name}: the {what} at rank {rank} must be a string or a number, "
+                f"got {type(item).__name__} {describe(item)}"
+            ) from None
+        key = str(item) if as_text else item
+        earlier = first.setdefault(key, rank)
+        if earlier != rank:
+            raise ValueError(f"{name}: {what} {key!r} appears twice (ranks {earlier} and {rank})")
+    return first

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from files_support import at_line, write_file
 
 import coursekit as ck
 
@@ -14,54 +15,43 @@ RUN_OK = "q1 Q0 d1 1 2.5 bm25\n"
 QRELS_OK = "q1 0 d1 1\n"
 
 
-def _write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _at(path, line):
-    """The start of every file error: the file name and the line number."""
-    return re.escape(f"{path}, line {line}: ")
-
-
 # --- malformed TREC lines ------------------------------------------------------------------------
 
 
 def test_run_line_with_too_few_fields(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 1.5\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "a run line has 6 fields .* has 5"):
+    path = write_file(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 1.5\n")
+    with pytest.raises(ValueError, match=at_line(path, 2) + "a run line has 6 fields .* has 5"):
         ck.read_run(path)
 
 
 def test_run_line_text_after_six_fields_is_ignored_as_trec_eval_does(tmp_path):
     # trec_eval's results.trunc: text after the run name is not read
-    path = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 1.5 bm25 extra text\n")
+    path = write_file(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 1.5 bm25 extra text\n")
     run = ck.read_run(path)
     assert run["doc_id"].tolist() == ["d1", "d2"] and run["run"].tolist() == ["bm25", "bm25"]
 
 
 def test_run_line_number_counts_blank_lines(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "\n\n" + "q1 Q0 d2 2\n")
-    with pytest.raises(ValueError, match=_at(path, 4) + "a run line has 6 fields"):
+    path = write_file(tmp_path, "run.txt", RUN_OK + "\n\n" + "q1 Q0 d2 2\n")
+    with pytest.raises(ValueError, match=at_line(path, 4) + "a run line has 6 fields"):
         ck.read_run(path)
 
 
 def test_qrels_line_with_wrong_field_count(tmp_path):
-    path = _write(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + "a qrels line has 4 fields .* has 3"):
+    path = write_file(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2\n")
+    with pytest.raises(ValueError, match=at_line(path, 2) + "a qrels line has 4 fields .* has 3"):
         ck.read_qrels(path)
 
 
 def test_qrels_line_number_counts_blank_lines(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "\n" + QRELS_OK + "\n" + "q1 0 d2 1 extra\n")
-    with pytest.raises(ValueError, match=_at(path, 4) + "a qrels line has 4 fields .* has 5"):
+    path = write_file(tmp_path, "qrels.txt", "\n" + QRELS_OK + "\n" + "q1 0 d2 1 extra\n")
+    with pytest.raises(ValueError, match=at_line(path, 4) + "a qrels line has 4 fields .* has 5"):
         ck.read_qrels(path)
 
 
 def test_path_given_as_string_is_named_too(tmp_path):
-    path = _write(tmp_path, "run.txt", "q1 Q0 d2\n")
-    with pytest.raises(ValueError, match=_at(str(path), 1)):
+    path = write_file(tmp_path, "run.txt", "q1 Q0 d2\n")
+    with pytest.raises(ValueError, match=at_line(str(path), 1)):
         ck.read_run(str(path))
 
 
@@ -89,15 +79,15 @@ def test_path_given_as_string_is_named_too(tmp_path):
 )
 def test_bad_numbers_in_files_name_file_and_line(tmp_path, name, lines, line, message):
     reader, ok = (ck.read_run, RUN_OK) if name == "run.txt" else (ck.read_qrels, QRELS_OK)
-    path = _write(tmp_path, name, ok + lines)
-    with pytest.raises(ValueError, match=_at(path, line) + message):
+    path = write_file(tmp_path, name, ok + lines)
+    with pytest.raises(ValueError, match=at_line(path, line) + message):
         reader(path)
 
 
 def test_run_nan_score_in_file_through_evaluate(tmp_path):
-    run = _write(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 nan bm25\n")
-    qrels = _write(tmp_path, "qrels.txt", QRELS_OK)
-    with pytest.raises(ValueError, match=_at(run, 2) + "the score 'nan'"):
+    run = write_file(tmp_path, "run.txt", RUN_OK + "q1 Q0 d2 2 nan bm25\n")
+    qrels = write_file(tmp_path, "qrels.txt", QRELS_OK)
+    with pytest.raises(ValueError, match=at_line(run, 2) + "the score 'nan'"):
         ck.evaluate(run, qrels, ["AP"])
 
 
@@ -177,19 +167,19 @@ def test_run_non_numeric_score_in_dict():
 
 def test_run_file_document_twice(tmp_path):
     text = RUN_OK + "q1 Q0 d2 2 1.5 bm25\n\nq1 Q0 d1 3 1.0 bm25\n"
-    path = _write(tmp_path, "run.txt", text)
-    with pytest.raises(ValueError, match=_at(path, 4) + "document 'd1' is retrieved twice"):
+    path = write_file(tmp_path, "run.txt", text)
+    with pytest.raises(ValueError, match=at_line(path, 4) + "document 'd1' is retrieved twice"):
         ck.read_run(path)
 
 
 def test_run_file_same_document_in_two_queries_is_fine(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN_OK + "q2 Q0 d1 1 2.5 bm25\n")
+    path = write_file(tmp_path, "run.txt", RUN_OK + "q2 Q0 d1 1 2.5 bm25\n")
     assert len(ck.read_run(path)) == 2
 
 
 def test_qrels_file_document_twice(tmp_path):
-    path = _write(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2 0\nq1 0 d1 2\n")
-    with pytest.raises(ValueError, match=_at(path, 3) + "document 'd1' is judged twice"):
+    path = write_file(tmp_path, "qrels.txt", QRELS_OK + "q1 0 d2 0\nq1 0 d1 2\n")
+    with pytest.raises(ValueError, match=at_line(path, 3) + "document 'd1' is judged twice"):
         ck.read_qrels(path)
 
 
@@ -383,13 +373,13 @@ def test_rnorm_n_docs_too_small_for_the_missing_relevant_documents():
 
 
 def test_qrels_file_with_only_blank_lines(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "\n   \n\t\n")
+    path = write_file(tmp_path, "qrels.txt", "\n   \n\t\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}: the qrels file holds no judgment")):
         ck.read_qrels(path)
 
 
 def test_qrels_empty_file_through_evaluate(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "")
+    path = write_file(tmp_path, "qrels.txt", "")
     with pytest.raises(ValueError, match="holds no judgment"):
         ck.evaluate({"q": {"d": 1.0}}, path, ["AP"])
 

@@ -35,7 +35,7 @@ def test_positions_three_way_tie():
 
 
 def test_positions_rejects_repeated_item():
-    with pytest.raises(ValueError, match="'a' appears twice in the ranking .positions 1 and 3"):
+    with pytest.raises(ValueError, match="ranking: item 'a' appears twice .ranks 1 and 3"):
         ck.positions(["a", "b", "a"])
 
 

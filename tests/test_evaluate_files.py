@@ -9,21 +9,12 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from files_support import at_line, write_file
 
 import coursekit as ck
 
 RUN = "q1 Q0 d1 1 2.5 bm25\nq1 Q0 d2 2 1.5 bm25\nq1 Q0 d3 3 0.5 bm25\n"
 QRELS = "q1 0 d1 1\nq1 0 d3 2\n"
-
-
-def _write(tmp_path, name, data: bytes | str):
-    path = tmp_path / name
-    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-    return path
-
-
-def _at(path, line):
-    return re.escape(f"{path}, line {line}: ")
 
 
 def _ap(run, qrels) -> float:
@@ -34,19 +25,21 @@ def _ap(run, qrels) -> float:
 
 
 def test_layout_variants_read_as_the_plain_file(tmp_path):
-    plain = _ap(_write(tmp_path, "run.txt", RUN), _write(tmp_path, "qrels.txt", QRELS))
+    plain = _ap(write_file(tmp_path, "run.txt", RUN), write_file(tmp_path, "qrels.txt", QRELS))
     odd_run = (
         "\ufeffq1\tQ0  d1 1 2.5 bm25 trailing text\r\n\r\n"
         "q1 Q0\t\td2 2 1.5 bm25\r\n   q1 Q0 d3 3 0.5 bm25   \r\n"
     )
     odd_qrels = "# judged by hand\nq1 0 d1 1\r\n  # another comment\n\nq1\t0 d3 2\n"
-    odd = _ap(_write(tmp_path, "odd_run.txt", odd_run), _write(tmp_path, "odd.txt", odd_qrels))
+    odd = _ap(
+        write_file(tmp_path, "odd_run.txt", odd_run), write_file(tmp_path, "odd.txt", odd_qrels)
+    )
     assert odd == plain == pytest.approx((1 + 2 / 3) / 2)
 
 
 def test_gzip_files(tmp_path):
-    run = _write(tmp_path, "run.txt.gz", gzip.compress(RUN.encode()))
-    qrels = _write(tmp_path, "qrels.gz", gzip.compress(QRELS.encode()))
+    run = write_file(tmp_path, "run.txt.gz", gzip.compress(RUN.encode()))
+    qrels = write_file(tmp_path, "qrels.gz", gzip.compress(QRELS.encode()))
     assert ck.read_run(run)["doc_id"].tolist() == ["d1", "d2", "d3"]
     assert _ap(run, qrels) == pytest.approx((1 + 2 / 3) / 2)
 
@@ -61,11 +54,11 @@ def test_a_long_file_is_read_in_blocks_with_right_line_numbers(tmp_path, monkeyp
         for i in range(0, 150, 40):
             lines[i] = lines[i].replace(" ", "\t") + "\n"  # and a blank line: 2 lines
     lines[150] = "q1 Q0 d150 150 1_0 r\n"
-    path = _write(tmp_path, "run.txt", "".join(lines[:150]))
+    path = write_file(tmp_path, "run.txt", "".join(lines[:150]))
     assert len(ck.read_run(path)) == 150
-    path = _write(tmp_path, "bad.txt", "".join(lines))
+    path = write_file(tmp_path, "bad.txt", "".join(lines))
     line = 151 + (layout == "mixed") * 4  # (the blank lines)
-    with pytest.raises(ValueError, match=_at(path, line) + "the score '1_0' is not a number"):
+    with pytest.raises(ValueError, match=at_line(path, line) + "the score '1_0' is not a number"):
         ck.read_run(path)
 
 
@@ -83,40 +76,40 @@ def test_a_long_file_is_read_in_blocks_with_right_line_numbers(tmp_path, monkeyp
     ids=["1e20", "beyond int32", "fraction", "underscore"],
 )
 def test_bad_grades_are_refused(tmp_path, text, message):
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 1\n" + text)
-    with pytest.raises(ValueError, match=_at(path, 2) + message):
+    path = write_file(tmp_path, "qrels.txt", "q1 0 d1 1\n" + text)
+    with pytest.raises(ValueError, match=at_line(path, 2) + message):
         ck.read_qrels(path)
 
 
 @pytest.mark.parametrize("score", ["1_0", "0x10", "1.5.2", "--1"])
 def test_numbers_trec_eval_reads_differently_are_refused(tmp_path, score):
-    path = _write(tmp_path, "run.txt", f"q1 Q0 d1 1 {score} r\n")
-    with pytest.raises(ValueError, match=_at(path, 1) + f"the score '{score}' is not a number"):
+    path = write_file(tmp_path, "run.txt", f"q1 Q0 d1 1 {score} r\n")
+    with pytest.raises(ValueError, match=at_line(path, 1) + f"the score '{score}' is not a number"):
         ck.read_run(path)
 
 
 def test_score_overflowing_float64_is_refused(tmp_path):
-    path = _write(tmp_path, "run.txt", "q1 Q0 d1 1 1e999 r\n")
-    with pytest.raises(ValueError, match=_at(path, 1) + "the score '1e999' is not a finite"):
+    path = write_file(tmp_path, "run.txt", "q1 Q0 d1 1 1e999 r\n")
+    with pytest.raises(ValueError, match=at_line(path, 1) + "the score '1e999' is not a finite"):
         ck.read_run(path)
 
 
 def test_latin1_file_names_file_and_line(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN.encode() + "q1 Q0 café 4 0.1 r\n".encode("latin-1"))
-    with pytest.raises(ValueError, match=_at(path, 4) + "bytes that are not UTF-8"):
+    path = write_file(tmp_path, "run.txt", RUN.encode() + "q1 Q0 café 4 0.1 r\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=at_line(path, 4) + "bytes that are not UTF-8"):
         ck.read_run(path)
 
 
 @pytest.mark.parametrize("text", ["", "\n\n  \n"], ids=["empty", "blank lines"])
 def test_empty_run_file_is_refused(tmp_path, text):
-    path = _write(tmp_path, "run.txt", text)
+    path = write_file(tmp_path, "run.txt", text)
     with pytest.raises(ValueError, match=re.escape(f"{path}: the run file holds no")):
         ck.evaluate(path, {"q1": {"d1": 1}}, ["AP"])
 
 
 def test_duplicate_pair_names_its_line(tmp_path):
-    path = _write(tmp_path, "run.txt", RUN + "\n" + "q1 Q0 d2 4 0.1 bm25\n")
-    with pytest.raises(ValueError, match=_at(path, 5) + "document 'd2' is retrieved twice"):
+    path = write_file(tmp_path, "run.txt", RUN + "\n" + "q1 Q0 d2 4 0.1 bm25\n")
+    with pytest.raises(ValueError, match=at_line(path, 5) + "document 'd2' is retrieved twice"):
         ck.read_run(path)
 
 

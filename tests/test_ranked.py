@@ -29,7 +29,7 @@ def test_judge_empty_ranking():
 
 
 def test_judge_rejects_duplicate_document():
-    with pytest.raises(ValueError, match="appears twice in the ranking .again at rank 3"):
+    with pytest.raises(ValueError, match="ranking: document 'a' appears twice .ranks 1 and 3"):
         ck.judge(["a", "b", "a"], {"a": 1})
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
+from files_support import at_line, write_file
 
 import coursekit as ck
 from coursekit.trec import read, write
@@ -20,16 +21,6 @@ from coursekit.trec import read, write
 RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq1 Q0 d3 3 1.0 r\n"
 QRELS = "q1 0 d1 1\nq1 0 d3 2\n"
 QRELS_D = {"q1": {"d1": 1, "d3": 2}}
-
-
-def _write(tmp_path, name, data: bytes | str):
-    path = tmp_path / name
-    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-    return path
-
-
-def _at(path, line):
-    return re.escape(f"{path}, line {line}: ")
 
 
 def _pytrec(run: dict, qrels: dict, measures: set[str]) -> dict:
@@ -42,10 +33,10 @@ def _pytrec(run: dict, qrels: dict, measures: set[str]) -> dict:
 @pytest.mark.parametrize("grade", ["0x10", "0X1", "0xffffffffffffffff", "0x7fffffff"])
 def test_hex_grades_are_refused(tmp_path, grade):
     # trec_eval reads grades with atol: "0x10" is 0 there, 16 (and 0xff...ff -1) if read as hex
-    path = _write(tmp_path, "qrels.txt", f"q1 0 d1 1\nq1 0 d2 {grade}\n")
-    with pytest.raises(ValueError, match=_at(path, 2) + f"the grade '{grade}' is not a number"):
+    path = write_file(tmp_path, "qrels.txt", f"q1 0 d1 1\nq1 0 d2 {grade}\n")
+    with pytest.raises(ValueError, match=at_line(path, 2) + f"the grade '{grade}' is not a number"):
         ck.read_qrels(path)
-    with pytest.raises(ValueError, match=_at(path, 2)):
+    with pytest.raises(ValueError, match=at_line(path, 2)):
         ck.evaluate({"q1": {"d1": 1.0, "d2": 2.0}}, path, ["AP"])
 
 
@@ -55,7 +46,7 @@ def test_whole_grades_with_a_decimal_point_are_read_as_trec_eval_reads_them(tmp_
     grades = {"d1": "1.0", "d2": "2.00", "d3": "0.0", "d4": "-1.0", "d5": "1.", "d6": "1e0"}
     expected = {"d1": 1, "d2": 2, "d3": 0, "d4": -1, "d5": 1, "d6": 1}
     text = "".join(f"q1 0 {d} {g}\n" for d, g in grades.items())
-    qrels = ck.read_qrels(_write(tmp_path, "qrels.txt", text))
+    qrels = ck.read_qrels(write_file(tmp_path, "qrels.txt", text))
     assert dict(zip(qrels.doc_id, qrels.relevance.tolist(), strict=True)) == expected
     assert qrels.relevance.dtype == np.int64
     run = {"q1": {"d1": 1.0, "d2": 6.0, "d3": 5.0, "d4": 4.0, "d5": 3.0, "d6": 2.0}}
@@ -64,9 +55,9 @@ def test_whole_grades_with_a_decimal_point_are_read_as_trec_eval_reads_them(tmp_
     assert ours["AP"] == pytest.approx(theirs["map"])
     assert ours["nDCG"] == pytest.approx(theirs["ndcg"])
     for fraction in ["2.5", "25e-1"]:  # still refused: atol would read 2, not 2.5
-        path = _write(tmp_path, "qrels.txt", f"q1 0 d1 {fraction}\n")
+        path = write_file(tmp_path, "qrels.txt", f"q1 0 d1 {fraction}\n")
         message = f"the grade '{fraction}' is not an integer \\(trec_eval reads grades as"
-        with pytest.raises(ValueError, match=_at(path, 1) + message):
+        with pytest.raises(ValueError, match=at_line(path, 1) + message):
             ck.read_qrels(path)
 
 
@@ -80,8 +71,8 @@ def test_whole_grades_with_a_decimal_point_are_read_as_trec_eval_reads_them(tmp_
     ],
 )
 def test_grades_trec_eval_reads_as_another_number_are_refused(tmp_path, grade, message):
-    path = _write(tmp_path, "qrels.txt", f"q1 0 d1 1\n\nq1 0 d2 {grade}\n")
-    with pytest.raises(ValueError, match=_at(path, 3) + f"the grade '{grade}' " + message):
+    path = write_file(tmp_path, "qrels.txt", f"q1 0 d1 1\n\nq1 0 d2 {grade}\n")
+    with pytest.raises(ValueError, match=at_line(path, 3) + f"the grade '{grade}' " + message):
         ck.read_qrels(path)
 
 
@@ -98,9 +89,9 @@ def test_grades_trec_eval_reads_as_another_number_are_refused(tmp_path, grade, m
     ],
 )
 def test_nul_bytes_are_refused_with_their_line(tmp_path, reader, text, line):
-    path = _write(tmp_path, "file.txt", text)
+    path = write_file(tmp_path, "file.txt", text)
     read_file = ck.read_run if reader == "run" else ck.read_qrels
-    with pytest.raises(ValueError, match=_at(path, line) + "a NUL byte"):
+    with pytest.raises(ValueError, match=at_line(path, line) + "a NUL byte"):
         read_file(path)
 
 
@@ -108,8 +99,8 @@ def test_a_nul_byte_in_a_later_block_names_its_line(tmp_path, monkeypatch):
     monkeypatch.setattr(read, "_BLOCK", 64)  # many blocks
     lines = [f"q1 Q0 d{i} {i} {100 - i} r\n" for i in range(40)]
     lines[33] = "q1 Q0 d\x0033 33 67 r\n"
-    path = _write(tmp_path, "run.txt", "".join(lines))
-    with pytest.raises(ValueError, match=_at(path, 34) + "a NUL byte"):
+    path = write_file(tmp_path, "run.txt", "".join(lines))
+    with pytest.raises(ValueError, match=at_line(path, 34) + "a NUL byte"):
         ck.read_run(path)
 
 
@@ -119,10 +110,11 @@ def test_a_nul_byte_in_a_later_block_names_its_line(tmp_path, monkeypatch):
 @pytest.mark.parametrize("rank", ["1e30", "99999999999999999999", "-1e19", "9223372036854775808"])
 def test_ranks_beyond_64_bit_integers_are_refused(tmp_path, rank):
     # trec_eval ignores the rank field; coursekit keeps it as int64 and refuses what it cannot
-    path = _write(tmp_path, "run.txt", f"q1 Q0 d1 1 2 r\nq1 Q0 d2 {rank} 1 r\n")
+    path = write_file(tmp_path, "run.txt", f"q1 Q0 d1 1 2 r\nq1 Q0 d2 {rank} 1 r\n")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no numpy warning may leak either
-        with pytest.raises(ValueError, match=_at(path, 2) + f"the rank '{rank}' is out of range"):
+        out_of_range = at_line(path, 2) + f"the rank '{rank}' is out of range"
+        with pytest.raises(ValueError, match=out_of_range):
             ck.read_run(path)
 
 
@@ -146,9 +138,9 @@ def _damaged(kind: str, text: str) -> bytes:
     "kind", ["truncated", "crc", "trailing garbage", "corrupt data", "magic only"]
 )
 def test_damaged_gzip_files_are_refused_with_their_name(tmp_path, kind):
-    run = _write(tmp_path, "run.txt.gz", _damaged(kind, RUN))
-    qrels = _write(tmp_path, "qrels.gz", _damaged(kind, QRELS))
-    good_qrels = _write(tmp_path, "good.txt", QRELS)
+    run = write_file(tmp_path, "run.txt.gz", _damaged(kind, RUN))
+    qrels = write_file(tmp_path, "qrels.gz", _damaged(kind, QRELS))
+    good_qrels = write_file(tmp_path, "good.txt", QRELS)
     damaged = "a damaged gzip file"
     with pytest.raises(ValueError, match=re.escape(f"{run}: {damaged}")):
         ck.read_run(run)
@@ -163,7 +155,7 @@ def test_damaged_gzip_files_are_refused_with_their_name(tmp_path, kind):
 
 @pytest.mark.parametrize("function", [ck.read_run, ck.read_qrels])
 def test_a_file_descriptor_is_not_taken_for_a_path(tmp_path, function):
-    path = _write(tmp_path, "run.txt", RUN)
+    path = write_file(tmp_path, "run.txt", RUN)
     with open(path, "rb") as handle:
         fd = handle.fileno()
         with pytest.raises(TypeError, match="path must be a file name .* got int"):
@@ -195,26 +187,26 @@ def test_comment_lines_in_runs_are_skipped(tmp_path, monkeypatch, block):
     # trec_eval 10's get_trec_results.c skips a line whose first non-blank character is '#'
     monkeypatch.setattr(read, "_BLOCK", block)  # one block, or many (plain and not)
     text = "# a comment\n# Q0 x 1 2 r\n" + RUN + "  # indented\n\t#\ttab\nq#2 Q0 d#1 1 5 r\n"
-    run = ck.read_run(_write(tmp_path, "run.txt", text))
+    run = ck.read_run(write_file(tmp_path, "run.txt", text))
     assert run[["query_id", "doc_id"]].to_numpy().tolist() == [
         ["q1", "d1"], ["q1", "d2"], ["q1", "d3"], ["q#2", "d#1"]
     ]  # fmt: skip
     assert run.score.tolist() == [3.0, 2.0, 1.0, 5.0]
-    qrels = ck.read_qrels(_write(tmp_path, "qrels.txt", "# c\nq1 0 d#1 1\nq1 0 #d 2\n"))
+    qrels = ck.read_qrels(write_file(tmp_path, "qrels.txt", "# c\nq1 0 d#1 1\nq1 0 #d 2\n"))
     assert qrels.doc_id.tolist() == ["d#1", "#d"]
     # a comment with six fields in a block read the fast way (pyarrow's CSV reader)
-    run = ck.read_run(_write(tmp_path, "run6.txt", RUN + "# Q0 d9 4 9.0 r\n"))
+    run = ck.read_run(write_file(tmp_path, "run6.txt", RUN + "# Q0 d9 4 9.0 r\n"))
     assert run.doc_id.tolist() == ["d1", "d2", "d3"]
 
 
 @pytest.mark.parametrize("space", ["\x0b", "\x0c"])
 def test_vertical_tab_and_form_feed_separate_fields_as_in_trec_eval(tmp_path, space):
     # C's isspace: trec_eval reads "d1<VT>7 1 5 r" as doc d1, rank 7, score 1 (5 r: ignored)
-    run = ck.read_run(_write(tmp_path, "run.txt", f"q1 Q0 d1{space}7 1 5 r\nq1 Q0 d2 2 3 r\n"))
+    run = ck.read_run(write_file(tmp_path, "run.txt", f"q1 Q0 d1{space}7 1 5 r\nq1 Q0 d2 2 3 r\n"))
     assert run.doc_id.tolist() == ["d1", "d2"]
     assert run.score.tolist() == [1.0, 3.0]
-    path = _write(tmp_path, "qrels.txt", f"q1 0 d1{space}1 1\n")
-    with pytest.raises(ValueError, match=_at(path, 1) + "a qrels line has 4 fields .* has 5"):
+    path = write_file(tmp_path, "qrels.txt", f"q1 0 d1{space}1 1\n")
+    with pytest.raises(ValueError, match=at_line(path, 1) + "a qrels line has 4 fields .* has 5"):
         ck.read_qrels(path)
 
 
@@ -223,10 +215,10 @@ def test_only_the_first_byte_order_mark_is_dropped(tmp_path, monkeypatch):
     # a block is read (pyarrow's CSV reader, used for plain blocks, would drop it)
     text = "\ufeff\ufeffq1 Q0 d1 1 2 r\nq2 Q0 d1 1 1 r\n"
     for layout in [text, text.replace(" ", "\t")]:
-        run = ck.read_run(_write(tmp_path, "run.txt", layout))
+        run = ck.read_run(write_file(tmp_path, "run.txt", layout))
         assert run.query_id.tolist() == ["\ufeffq1", "q2"]
     monkeypatch.setattr(read, "_BLOCK", 16)  # a block starting with U+FEFF, in an id
-    run = ck.read_run(_write(tmp_path, "run.txt", "q1 Q0 d1 1 2 r\n\ufeffq2 Q0 d1 1 1 r\n"))
+    run = ck.read_run(write_file(tmp_path, "run.txt", "q1 Q0 d1 1 2 r\n\ufeffq2 Q0 d1 1 1 r\n"))
     assert run.query_id.tolist() == ["q1", "\ufeffq2"]
 
 

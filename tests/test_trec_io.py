@@ -7,6 +7,7 @@ import re
 
 import pandas as pd
 import pytest
+from files_support import write_file
 
 import coursekit as ck
 
@@ -26,12 +27,6 @@ EXPECTED = {
     "q2": {"AP": (1 / 2) / 1, "P@2": 1 / 2, "RR": 1 / 2, "nDCG": (1 / math.log2(3)) / 1},
 }
 MEASURES = ["AP", "P@2", "RR", "nDCG"]
-
-
-def _write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def _check_expected(result):
@@ -144,14 +139,14 @@ def test_write_run_rejects_run_name_with_space(tmp_path):
 
 
 def test_read_run_then_write_run_round_trips(tmp_path):
-    source = _write(tmp_path, "in.txt", "q1 Q0 d2 1 2.0 bm25\nq1 Q0 d1 2 1.0 bm25\n")
+    source = write_file(tmp_path, "in.txt", "q1 Q0 d2 1 2.0 bm25\nq1 Q0 d1 2 1.0 bm25\n")
     out = tmp_path / "out.txt"
     ck.write_run(ck.read_run(source), out)
     assert out.read_text(encoding="utf-8").split() == source.read_text(encoding="utf-8").split()
 
 
 def test_read_run_keeps_rank_column_as_written(tmp_path):
-    path = _write(tmp_path, "run.txt", "q1 Q0 dA 7 0.5 r\nq1 Q0 dB 3 0.9 r\n")
+    path = write_file(tmp_path, "run.txt", "q1 Q0 dA 7 0.5 r\nq1 Q0 dB 3 0.9 r\n")
     run = ck.read_run(path)
     assert run["rank"].tolist() == [7, 3]
     assert run["score"].tolist() == [0.5, 0.9]
@@ -163,7 +158,7 @@ RANK_DISAGREES = "q1 Q0 dA 1 0.5 r\nq1 Q0 dB 2 0.9 r\nq1 Q0 dC 3 0.9 r\nq1 Q0 dD
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_rank_column_is_ignored_scores_decide_ties_by_doc_id_descending(tmp_path, fast):
-    path = _write(tmp_path, "run.txt", RANK_DISAGREES)
+    path = write_file(tmp_path, "run.txt", RANK_DISAGREES)
     qrels = {"q1": {"dC": 1, "dD": 1}}
     # By score: dB and dC tie at 0.9 -> doc id descending: dC, dB; then dA, dD
     # rels [1, 0, 0, 1]: AP = (1/1 + 2/4) / 2, RR = 1, P@1 = 1
@@ -205,7 +200,7 @@ def test_as_run_frame_from_dict_assigns_ranks():
 
 
 def test_read_qrels_keeps_negative_grades(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 2\nq1 0 d2 -1\nq1 0 d3 0\nq2 0 d1 1\n")
+    path = write_file(tmp_path, "qrels.txt", "q1 0 d1 2\nq1 0 d2 -1\nq1 0 d3 0\nq2 0 d1 1\n")
     qrels = ck.read_qrels(path)
     assert list(qrels.columns) == ["query_id", "doc_id", "relevance"]
     assert qrels["relevance"].tolist() == [2, -1, 0, 1]
@@ -214,7 +209,7 @@ def test_read_qrels_keeps_negative_grades(tmp_path):
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_negative_grades_are_neither_relevant_nor_gain(tmp_path, fast):
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 -2\nq1 0 d2 1\nq1 0 d3 -1\n")
+    path = write_file(tmp_path, "qrels.txt", "q1 0 d1 -2\nq1 0 d2 1\nq1 0 d3 -1\n")
     run = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}
     table = ck.evaluate(run, path, ["AP", "P@3", "nDCG"], fast=fast).table()
     # rels [-2, 1, -1]: one relevant, at rank 2; DCG = 1/log2(3), IDCG = 1
@@ -223,7 +218,7 @@ def test_negative_grades_are_neither_relevant_nor_gain(tmp_path, fast):
 
 def test_read_qrels_refuses_fractional_grades(tmp_path):
     # trec_eval reads grades as integers: 0.5 and 1.5 would silently become other gains
-    path = _write(tmp_path, "qrels.txt", "q1 0 d1 1\nq1 0 d2 1.5\n")
+    path = write_file(tmp_path, "qrels.txt", "q1 0 d1 1\nq1 0 d2 1.5\n")
     with pytest.raises(
         ValueError, match=f"{re.escape(str(path))}, line 2: the grade '1.5' is not an"
     ):
@@ -231,12 +226,12 @@ def test_read_qrels_refuses_fractional_grades(tmp_path):
 
 
 def test_read_qrels_skips_blank_lines(tmp_path):
-    path = _write(tmp_path, "qrels.txt", "\nq1 0 d1 1\n\n   \nq1 0 d2 0\n\n")
+    path = write_file(tmp_path, "qrels.txt", "\nq1 0 d1 1\n\n   \nq1 0 d2 0\n\n")
     assert ck.qrels_to_dict(path) == {"q1": {"d1": 1, "d2": 0}}
 
 
 def test_read_run_skips_blank_lines(tmp_path):
-    path = _write(tmp_path, "run.txt", "\n\nq1 Q0 d1 1 2.0 r\n\n\nq1 Q0 d2 2 1.0 r\n")
+    path = write_file(tmp_path, "run.txt", "\n\nq1 Q0 d1 1 2.0 r\n\n\nq1 Q0 d2 2 1.0 r\n")
     assert ck.run_to_dict(path) == {"q1": {"d1": 2.0, "d2": 1.0}}
 
 
@@ -251,7 +246,7 @@ def test_write_qrels_then_read_qrels_round_trips(tmp_path):
 
 
 def test_read_qrels_then_write_qrels_round_trips(tmp_path):
-    source = _write(tmp_path, "in.txt", "q1 0 d1 1\nq1 0 d2 -1\n")
+    source = write_file(tmp_path, "in.txt", "q1 0 d1 1\nq1 0 d2 -1\n")
     out = tmp_path / "out.txt"
     ck.write_qrels(ck.read_qrels(source), out)
     assert ck.qrels_to_dict(out) == {"q1": {"d1": 1, "d2": -1}}
@@ -261,8 +256,8 @@ def test_read_qrels_then_write_qrels_round_trips(tmp_path):
 
 
 def test_categorical_id_columns_compare_equal_to_strings(tmp_path):
-    run = ck.read_run(_write(tmp_path, "run.txt", "401 Q0 007 1 2.0 r\n401 Q0 d2 2 1.0 r\n"))
-    qrels = ck.read_qrels(_write(tmp_path, "qrels.txt", "401 0 007 1\n"))
+    run = ck.read_run(write_file(tmp_path, "run.txt", "401 Q0 007 1 2.0 r\n401 Q0 d2 2 1.0 r\n"))
+    qrels = ck.read_qrels(write_file(tmp_path, "qrels.txt", "401 0 007 1\n"))
     assert isinstance(run["query_id"].dtype, pd.CategoricalDtype)
     assert isinstance(qrels["doc_id"].dtype, pd.CategoricalDtype)
     assert (run["query_id"] == "401").all()
@@ -327,17 +322,18 @@ def test_nested_dict_must_map_queries_to_dicts():
 
 
 def test_doc_ids_that_look_like_missing_values_stay_strings(tmp_path):
-    path = _write(tmp_path, "run.txt", "q1 Q0 NA 1 3.0 r\nq1 Q0 null 2 2.0 r\nq1 Q0 nan 3 1.0 r\n")
+    text = "q1 Q0 NA 1 3.0 r\nq1 Q0 null 2 2.0 r\nq1 Q0 nan 3 1.0 r\n"
+    path = write_file(tmp_path, "run.txt", text)
     assert ck.read_run(path)["doc_id"].tolist() == ["NA", "null", "nan"]
 
 
 def test_double_quotes_are_ordinary_characters_in_a_run_file(tmp_path):
     # TREC files are split on white space only: every line is one document
     text = 'q1 Q0 "d1 1 3.0 r\nq1 Q0 d2" 2 2.0 r\nq1 Q0 "d3" 3 1.0 r\n'
-    path = _write(tmp_path, "run.txt", text)
+    path = write_file(tmp_path, "run.txt", text)
     assert ck.read_run(path)["doc_id"].tolist() == ['"d1', 'd2"', '"d3"']
 
 
 def test_double_quotes_are_ordinary_characters_in_a_qrels_file(tmp_path):
-    path = _write(tmp_path, "qrels.txt", 'q1 0 "d1" 1\nq1 0 d2 0\n')
+    path = write_file(tmp_path, "qrels.txt", 'q1 0 "d1" 1\nq1 0 d2 0\n')
     assert ck.qrels_to_dict(path) == {"q1": {'"d1"': 1, "d2": 0}}

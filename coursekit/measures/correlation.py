@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ..validation import first_ranks
+
 __all__ = ["aligned", "positions", "spearman_rho", "kendall_tau"]
 
 
@@ -72,22 +74,7 @@ def positions(
             f"{name} must be a sequence of distinct items (first to last) or a mapping "
             f"item -> score, got {type(ranking).__name__}"
         )
-    result: dict[Any, float] = {}
-    for pos, item in enumerate(ranking, start=1):
-        try:
-            repeated = item in result
-        except TypeError:  # unhashable: a list inside the list
-            raise TypeError(
-                f"{name}[{pos - 1}] must be an item such as a string or a number, "
-                f"got {type(item).__name__} {_describe(item)}"
-            ) from None
-        if repeated:
-            raise ValueError(
-                f"item {item!r} appears twice in the ranking (positions "
-                f"{int(result[item])} and {pos})"
-            )
-        result[item] = float(pos)
-    return result
+    return {item: float(rank) for item, rank in first_ranks(list(ranking), name, "item").items()}
 
 
 def aligned(a: Any, b: Any) -> tuple[list, np.ndarray, np.ndarray]:

@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import RELEVANCE_THRESHOLD, as_grades, check_n_relevant, check_scalar
+from ..validation import (
+    RELEVANCE_THRESHOLD,
+    as_grades,
+    check_n_relevant,
+    check_scalar,
+    first_ranks,
+)
 
 __all__ = [
     "INFAP_EPSILON",
@@ -119,13 +125,7 @@ def judge_incomplete(
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must map document ids to grades, got {type(qrels).__name__}")
     docs = list(ranking)
-    seen: set = set()
-    for position, doc in enumerate(docs, start=1):
-        if doc in seen:
-            raise ValueError(
-                f"document {doc!r} appears twice in the ranking (again at rank {position})"
-            )
-        seen.add(doc)
+    first_ranks(docs, "ranking")
     raw = as_grades([qrels[d] for d in docs if d in qrels], "qrels values")
     grades = np.full(len(docs), np.nan)
     pooled = np.zeros(len(docs), dtype=bool)

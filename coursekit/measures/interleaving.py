@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_bool, check_positive_int, check_rng
+from ..validation import check_bool, check_positive_int, check_rng, first_ranks
 
 __all__ = [
     "balanced_interleave",
@@ -32,13 +32,7 @@ def as_ranking(ranking: Any, name: str) -> list:
             f"{name} must be a sequence of document ids in rank order, got {type(ranking).__name__}"
         )
     docs = ranking.tolist() if isinstance(ranking, np.ndarray) else list(ranking)
-    seen: set = set()
-    for position, doc in enumerate(docs, start=1):
-        if not isinstance(doc, Hashable):
-            raise TypeError(f"{name}[{position - 1}] must be a document id, got {type(doc)}")
-        if doc in seen:
-            raise ValueError(f"{name}: document {doc!r} appears twice (again at rank {position})")
-        seen.add(doc)
+    first_ranks(docs, name)
     return docs
 
 

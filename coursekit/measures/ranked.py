@@ -25,6 +25,7 @@ from ..validation import (
     check_positive_int,
     check_scalar,
     describe,
+    first_ranks,
     refuse_unordered,
 )
 
@@ -59,20 +60,7 @@ def judge(ranking: Sequence[Any], qrels: Mapping[Any, float]) -> list:
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must map document ids to grades, got {type(qrels).__name__}")
     docs = list(ranking)  # once: a generator can be read only once
-    seen: set = set()
-    for position, doc in enumerate(docs, start=1):
-        try:
-            repeated = doc in seen
-        except TypeError:  # unhashable: a list inside the list
-            raise TypeError(
-                f"ranking[{position - 1}] (rank {position}) must be a document id such as a "
-                f"string, got {type(doc).__name__} {describe(doc)}"
-            ) from None
-        if repeated:
-            raise ValueError(
-                f"document {doc!r} appears twice in the ranking (again at rank {position})"
-            )
-        seen.add(doc)
+    first_ranks(docs, "ranking")
     return [qrels.get(doc, 0) for doc in docs]
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from ...measures.agreement import agreement_table, cohen_kappa
 from ...measures.correlation import kendall_tau
 from ...measures.ranked import average_precision
-from ...validation import describe, preview
+from ...validation import first_ranks, preview
 from .base import Widget, as_list, check_position, figure_box, table_html, text_keys
 
 __all__ = ["AssessorAgreement"]
@@ -84,20 +84,7 @@ def _rankings(rankings: Any) -> dict[str, list]:
                 f"{type(ranking).__name__}"
             )
         docs = list(ranking)
-        first: dict[str, int] = {}  # ids are read as text, as items are
-        for rank, doc in enumerate(docs, start=1):
-            try:
-                hash(doc)
-            except TypeError:
-                raise TypeError(
-                    f"the ranking of system {system!r}: rank {rank} must be a document id such "
-                    f"as a string, got {type(doc).__name__} {describe(doc)}"
-                ) from None
-            if first.setdefault(str(doc), rank) != rank:
-                raise ValueError(
-                    f"the ranking of system {system!r} lists document {str(doc)!r} twice "
-                    f"(ranks {first[str(doc)]} and {rank})"
-                )
+        first_ranks(docs, f"the ranking of system {system!r}", as_text=True)  # (ids as text)
         checked[str(system)] = docs
     return checked
 

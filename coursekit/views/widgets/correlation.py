@@ -10,7 +10,7 @@ from typing import Any
 import ipywidgets as w
 
 from ...measures.correlation import kendall_tau, spearman_rho
-from ...validation import describe
+from ...validation import describe, first_ranks
 from ..tables import concordant_pairs
 from .base import Widget, as_list, check_position, frame_html, table_html
 
@@ -20,19 +20,7 @@ __all__ = ["RankCorrelation"]
 def _items(values: Any, name: str) -> list:
     """A ranking's items, first to last: each hashable (a string, a number) and given once."""
     items = as_list(values, name, "items in rank order")
-    seen: dict[Any, int] = {}
-    for position, item in enumerate(items, start=1):
-        try:
-            earlier = seen.setdefault(item, position)
-        except TypeError:
-            raise TypeError(
-                f"{name}[{position - 1}] must be an item such as a string or a number, "
-                f"got {type(item).__name__} {describe(item)}"
-            ) from None
-        if earlier != position:
-            raise ValueError(
-                f"{name} lists item {item!r} twice (positions {earlier} and {position})"
-            )
+    first_ranks(items, name, "item")
     return items
 
 

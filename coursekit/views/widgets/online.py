@@ -23,7 +23,7 @@ import numpy as np
 
 from ...measures.paired import check_seed
 from ...measures.simulation import CLICK_MODELS, SessionSimulator
-from ...validation import check_positive_int, describe, fits_a_float, preview
+from ...validation import check_positive_int, describe, first_ranks, fits_a_float, preview
 from .base import Widget, as_list, figure_box, table_html, text_keys
 
 __all__ = ["OnlineExperiment"]
@@ -48,19 +48,7 @@ def _grade(value: Any, where: str) -> float:
 def _docs(ranking: Any, where: str) -> list[str]:
     """A ranking's document ids as text, best first: hashable, each given once (as text)."""
     docs = as_list(ranking, where, "document ids, best first")
-    first: dict[str, int] = {}
-    for rank, doc in enumerate(docs, start=1):
-        try:
-            hash(doc)
-        except TypeError:
-            raise TypeError(
-                f"{where}[{rank - 1}] (rank {rank}) must be a document id such as a string, "
-                f"got {type(doc).__name__} {describe(doc)}"
-            ) from None
-        earlier = first.setdefault(str(doc), rank)
-        if earlier != rank:
-            raise ValueError(f"{where} lists document {str(doc)!r} twice (ranks {earlier}, {rank})")
-    return list(first)
+    return list(first_ranks(docs, where, as_text=True))
 
 
 def _read_inputs(rankings: Any, qrels: Any, depth: int) -> tuple[dict, dict]:
