@@ -15,6 +15,7 @@ concordant pair / paire concordante / coppia concorde.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -121,8 +122,18 @@ def spearman_rho(
     return float(np.corrcoef(x, y)[0, 1])
 
 
+_PAIRWISE = 2000  #: up to this many items, pairs are compared one by one (K² memory)
+
+
 def _pair_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
-    """(concordant, discordant, tied only in a, tied only in b); pairs tied in both are skipped."""
+    """(concordant, discordant, tied only in a, tied only in b); pairs tied in both are skipped.
+
+    Up to :data:`_PAIRWISE` items, every pair is compared; beyond, the counts come from the
+    ties (pairs tied in a, in b, in both: from the sizes of the groups of equal values) and
+    C − D from ``scipy.stats.kendalltau`` (O(K log K)), C − D being an integer that tau-b
+    times its denominator gives back to well within 0.5."""
+    if x.size > _PAIRWISE:
+        return _counted_pairs(x, y)
     dx = np.sign(x[:, None] - x[None, :])
     dy = np.sign(y[:, None] - y[None, :])
     upper = np.triu(np.ones_like(dx, dtype=bool), k=1)
@@ -134,6 +145,27 @@ def _pair_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
         int(np.count_nonzero(tx & ~ty)),
         int(np.count_nonzero(ty & ~tx)),
     )
+
+
+def _tied_pairs(*keys: np.ndarray) -> int:
+    """Pairs of rows equal on every one of ``keys``: Σ t(t − 1)/2 over the groups."""
+    _, sizes = np.unique(np.column_stack(keys), axis=0, return_counts=True)
+    return int(np.sum(sizes * (sizes - 1) // 2))
+
+
+def _counted_pairs(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
+    from scipy import stats  # on first use: import coursekit stays light
+
+    k = x.size
+    n0 = k * (k - 1) // 2
+    in_x, in_y, in_both = _tied_pairs(x), _tied_pairs(y), _tied_pairs(x, y)
+    untied = n0 - in_x - in_y + in_both  # C + D
+    denominator = math.sqrt(float(n0 - in_x) * float(n0 - in_y))
+    difference = 0  # C − D (no pair untied in both when one ranking ties every pair)
+    if denominator > 0:
+        difference = round(float(stats.kendalltau(x, y).statistic) * denominator)
+    concordant = (untied + difference) // 2
+    return concordant, untied - concordant, in_x - in_both, in_y - in_both
 
 
 def kendall_tau(
