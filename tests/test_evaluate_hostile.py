@@ -158,3 +158,52 @@ def test_one_measure_has_one_name():
 def test_a_cut_off_beyond_any_run_is_refused_by_name(name):
     with pytest.raises(ValueError, match="the cut-off must be at most 2147483647"):
         ck.evaluate({"q1": {"d1": 1.0}}, QRELS, [name])
+
+
+@pytest.mark.parametrize("dtype", [object, "str"])
+@pytest.mark.parametrize(
+    ("text", "atol", "pandas"), [("1e3", "1", "1000"), (".5e1", "0", "5"), ("10e-1", "10", "1")]
+)
+def test_a_grade_written_as_text_is_read_as_trec_eval_reads_it_or_refused(
+    dtype, text, atol, pandas
+):
+    # trec_eval reads grades with C's atol, the digits before '.' or an exponent: "1e3" is 1
+    # there, 1000 to pandas; with d2 graded 2, nDCG would differ (1 vs 1000 as d1's gain).
+    # The qrels reader refuses such text; a DataFrame's text column is refused alike.
+    run = _frame([("q1", "d1"), ("q1", "d2")], [2.0, 1.0])
+    qrels = _frame([("q1", "d1"), ("q1", "d2")], pd.Series([text, "2"], dtype=dtype), "relevance")
+    message = (
+        f"qrels row 0 .*the grade '{text}' is not an integer in digits "
+        f"\\(trec_eval reads it as {atol}, here it would be {pandas}\\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        ck.evaluate(run, qrels, ["nDCG"])
+    with pytest.raises(ValueError, match=message):
+        ck.as_qrels_frame(qrels)
+
+
+@pytest.mark.parametrize("dtype", [object, "str"])
+def test_whole_grades_written_as_text_that_atol_reads_alike_are_accepted(dtype):
+    # " 2.00 ", "1e0" and "+1" are 2, 1, 1 to both atol and pandas. Ranking d1 (grade 2),
+    # d2 (1), d3 (1) is ideal: nDCG = 1. Graded as d1 1, d2 2 instead it would not be.
+    run = _frame([("q1", "d1"), ("q1", "d2"), ("q1", "d3")], [3.0, 2.0, 1.0])
+    grades = pd.Series([" 2.00 ", "1e0", "+1"], dtype=dtype)
+    qrels = _frame([("q1", "d1"), ("q1", "d2"), ("q1", "d3")], grades, "relevance")
+    assert ck.evaluate(run, qrels, ["nDCG"]).mean["nDCG"] == pytest.approx(1.0, abs=1e-15)
+    assert ck.as_qrels_frame(qrels)["relevance"].tolist() == [2, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("1_0", "is not a number"),
+        ("0x10", "is not a number"),
+        ("abc", "is not a number"),
+        ("nan", "is not a finite number"),
+        (" -inf", "is not a finite number"),
+    ],
+)
+def test_text_that_is_not_a_number_is_told_apart_from_nan(value, problem):
+    run = _frame([("q1", "d1"), ("q1", "d2")], pd.Series([value, "1.5"], dtype=object))
+    with pytest.raises(ValueError, match=f"run row 0 .*the score '{value}' {problem}$"):
+        ck.evaluate(run, QRELS, ["AP"])

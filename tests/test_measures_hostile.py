@@ -501,3 +501,23 @@ def test_a_document_id_that_cannot_be_hashed_is_named():
 
     with pytest.raises(TypeError, match=r"retrieved\[1\] must be a document id .*list \['b'\]"):
         as_id_set(["a", ["b"]], "retrieved")
+
+
+def test_mor_ap_bounds_of_millions_of_relevant_documents():
+    # AP0 = (1/n) Σ_{i=1..h} i / (d + i) with d = w − h, i.e. (h − d·(H_w − H_d)) / n, and
+    # H_w − H_d = ψ(w + 1) − ψ(d + 1) (digamma): scipy's, computed without the sum
+    from scipy.special import digamma
+
+    h, w, n = 3 * 2**20 + 5, 4 * 2**20, 5 * 2**20
+    d = w - h
+    expected = (h - d * (digamma(w + 1) - digamma(d + 1))) / n
+    worst, best = ck.mor_ap_bounds(h, w, n)
+    assert worst == pytest.approx(expected, rel=1e-9)
+    assert best == pytest.approx((h - 1 + h / w) / n, rel=1e-12)
+    # w = h: every term is 1, AP0 = h / n
+    assert ck.mor_ap_bounds(h, h, h) == (pytest.approx(1.0, rel=1e-12), 1.0)
+
+
+def test_rels_from_ranks_refuses_a_length_beyond_its_limit():
+    with pytest.raises(ValueError, match=r"length must be a whole number in \[0, 10000000\]"):
+        ck.rels_from_ranks([1], 10**10)

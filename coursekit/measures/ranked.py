@@ -64,10 +64,14 @@ def judge(ranking: Sequence[Any], qrels: Mapping[Any, float]) -> list:
     return [qrels.get(doc, 0) for doc in docs]
 
 
+#: The longest list :func:`rels_from_ranks` builds (a Python list of that many ints: 80 MB).
+MAX_LENGTH = 10_000_000
+
+
 def rels_from_ranks(ranks: Iterable[int], length: int) -> list[int]:
     """Binary ``rels`` of a list of ``length`` documents whose relevant ones sit at ``ranks``.
 
-    Ranks are 1-based.
+    Ranks are 1-based; ``length`` is at most :data:`MAX_LENGTH`.
 
     >>> rels_from_ranks([1, 3], length=4)
     [1, 0, 1, 0]
@@ -76,7 +80,11 @@ def rels_from_ranks(ranks: Iterable[int], length: int) -> list[int]:
         raise TypeError(
             f"ranks must be a list of 1-based ranks, got {type(ranks).__name__} {describe(ranks)}"
         )
-    length = int(check_scalar(length, "length", numbers.Integral, what="a whole number", min_val=0))
+    length = int(
+        check_scalar(
+            length, "length", numbers.Integral, what="a whole number", min_val=0, max_val=MAX_LENGTH
+        )
+    )
     rels = [0] * length
     for rank in ranks:
         rank = check_positive_int(rank, "each rank")

@@ -133,8 +133,14 @@ def mor_ap_bounds(h: int, w: int, n_relevant: int) -> tuple[float, float]:
         raise ValueError(f"the last of h={h} relevant documents cannot be at rank w={w} < h")
     if h > n:
         raise ValueError(f"h={h} relevant documents found but n_relevant={n}")
-    i = np.arange(1, h + 1)
-    return float((i / (w - h + i)).sum() / n), float((h - 1 + h / w) / n)
+    worst = 0.0
+    for start in range(1, h + 1, _CHUNK):  # in chunks: h can be in the billions
+        i = np.arange(start, min(start + _CHUNK, h + 1), dtype=np.float64)
+        worst += float((i / (w - h + i)).sum())
+    return worst / n, float((h - 1 + h / w) / n)
+
+
+_CHUNK = 1 << 20  #: terms of AP0 summed at once by :func:`mor_ap_bounds`
 
 
 def mor_parts(rels: Sequence[float], n_relevant: int, n_max: int) -> MorParts:

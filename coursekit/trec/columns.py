@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,6 +19,9 @@ QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "rank", "score", "run"]
 
 PathLike = str | os.PathLike
+
+#: A number as the TREC readers take it (what C's atof and atol read alike, but hex and NaN)
+NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 
 
 def first_duplicate(frame: pd.DataFrame) -> int | None:
@@ -242,8 +247,53 @@ def column_numbers(column: pd.Series, place: Callable[[int], str], kind: str) ->
     if not np.all(np.isfinite(values)):
         i = int(np.flatnonzero(~np.isfinite(values))[0])
         shown = _shown(column.iloc[i])
-        raise ValueError(f"{place(i)}: the {kind} {shown!r} is not a finite number")
+        text = isinstance(shown, str) and not re.fullmatch(
+            r"\s*[+-]?(?i:nan|inf|infinity)\s*", shown
+        )
+        problem = "is not a number" if text else "is not a finite number"
+        raise ValueError(f"{place(i)}: the {kind} {shown!r} {problem}")
+    if kind == "grade":
+        _refuse_other_atol(column, values, place)
     return values
+
+
+def atol_digits(texts: Any) -> Any:
+    """What C's ``atol`` (trec_eval's reader of grades) reads of each number written as text (a
+    pyarrow string array; see :data:`NUMBER`): the digits before any '.' or exponent, "0" when
+    there are none (".5")."""
+    import pyarrow.compute as pc
+
+    head = pc.replace_substring_regex(texts, r"[.eE].*", "")
+    return pc.replace_substring_regex(head, r"^[+-]?$", "0")
+
+
+def _refuse_other_atol(column: pd.Series, values: np.ndarray, place: Callable[[int], str]) -> None:
+    """Refuse a whole grade written as text that trec_eval reads as another number, as the
+    qrels reader does: ``"1e3"`` is 1000 to pandas, 1 to ``atol``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if column.dtype == object:
+        objects = column.to_numpy()
+        rows = np.flatnonzero([isinstance(value, str) for value in objects])
+    elif pd.api.types.is_string_dtype(column.dtype):
+        objects, rows = column.to_numpy(dtype=object), np.arange(len(column))
+    else:
+        return
+    rows = rows[values[rows] == np.trunc(values[rows])]  # (others: check_grades says why)
+    if rows.size == 0:
+        return
+    texts = pc.utf8_trim_whitespace(pa.array(objects[rows], type=pa.string()))
+    written = pc.match_substring_regex(texts, NUMBER).to_numpy(zero_copy_only=False)
+    digits = atol_digits(pc.if_else(written, texts, "0"))
+    read = pc.cast(digits, "float64").to_numpy()
+    bad = np.flatnonzero(written & (read != values[rows]))
+    if bad.size:
+        i = int(rows[bad[0]])
+        raise ValueError(
+            f"{place(i)}: the grade {objects[i]!r} is not an integer in digits (trec_eval "
+            f"reads it as {digits[int(bad[0])].as_py()}, here it would be {values[i]:g})"
+        )
 
 
 def _shown(value: object) -> object:

@@ -22,13 +22,12 @@ import numpy as np
 import pandas as pd
 
 from .codes import string_codes
-from .columns import MAX_GRADE, PathLike, first_duplicate
+from .columns import MAX_GRADE, NUMBER, PathLike, atol_digits, first_duplicate
 
 _BLOCK = 1 << 25  # bytes read at a time: memory stays bounded for runs of any size
 _PIECE = 1 << 16  # bytes searched at a time for the marks below
 _SPACES = (b"\t", b"\r", b"\x0b", b"\x0c")  # white space to trec_eval, besides " " and "\n"
 _MARKS = (b"\x00", *_SPACES, b"#")  # looked for in each block
-_NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 _NOT_FINITE = r"^[+-]?(?i:nan|inf|infinity)$"
 _BOM = b"\xef\xbb\xbf"
 _MAX_RANK = float(np.nextafter(2.0**63, 0))  # ranks are kept as 64-bit integers
@@ -210,7 +209,7 @@ def _numbers(
     if integer:
         values = _whole_numbers(path, column, lines, what)
     else:
-        ok = pc.match_substring_regex(column, _NUMBER).to_numpy(zero_copy_only=False)
+        ok = pc.match_substring_regex(column, NUMBER).to_numpy(zero_copy_only=False)
         if not ok.all():
             _refuse(path, column, lines, what, int(np.flatnonzero(~ok)[0]))
         values = _cast(column, False)
@@ -228,10 +227,9 @@ def _whole_numbers(path: str, column: Any, lines: np.ndarray, what: str) -> np.n
     atol (the digits before any '.' or exponent) reads alike, such as 1.0, 2.00 or 1e0."""
     import pyarrow.compute as pc
 
-    ok = pc.match_substring_regex(column, _NUMBER)
+    ok = pc.match_substring_regex(column, NUMBER)
     values = _cast(pc.if_else(ok, column, "0"), False)
-    head = pc.replace_substring_regex(pc.if_else(ok, column, "0"), r"[.eE].*", "")
-    head = pc.replace_substring_regex(head, r"^[+-]?$", "0")  # (atol reads ".5" as 0)
+    head = atol_digits(pc.if_else(ok, column, "0"))  # (atol reads ".5" as 0)
     atol = _cast(head, False)
     ok = ok.to_numpy(zero_copy_only=False)
     whole = values == np.trunc(values)
