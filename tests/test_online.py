@@ -448,8 +448,12 @@ def test_bad_simulator_input():
         SessionSimulator(queries, "cascade", 1, depth=30)
     with pytest.raises(TypeError, match=r"queries\[0\] must be an \(a, b, grades\) triple"):
         SessionSimulator([(["d1"], ["d2"])], "cascade", 1)
-    with pytest.raises(ValueError, match="attractiveness must be probabilities"):
+    with pytest.raises(ValueError, match=r"attractiveness must hold probabilities in \[0, 1\]"):
         SessionSimulator(queries, "position-based", 1, attractiveness=[0.1, 1.2])
+    with pytest.raises(TypeError, match="attractiveness must be a sequence of probabilities"):
+        SessionSimulator(queries, "position-based", 1, attractiveness="0.5")
+    with pytest.raises(ValueError, match="attractiveness must give at least one probability"):
+        SessionSimulator(queries, "position-based", 1, attractiveness=[])
     sim = SessionSimulator(queries, "cascade", 1)
     with pytest.raises(ValueError, match="unknown method"):
         sim.interleave("tdi", [0], np.random.default_rng(0))

@@ -183,3 +183,17 @@ def test_online_bad_clicks(call, error):
 def test_online_bad_input(args, error):
     with pytest.raises(error):
         OnlineExperiment(*args)
+
+
+def test_online_attractiveness_reaches_the_position_based_users():
+    # users who never click an examined document, whatever its grade: every interleaved
+    # session is a tie and no A/B session has a click (the default users click: 0.05 for
+    # grade 0 and more above)
+    never = online(click_model="position-based", n_sessions=300, attractiveness=[0.0, 0.0, 0.0])
+    assert never.values["interleaving: ties"] == 300
+    assert never.values["A/B: mean RR of first click, A"] == 0.0
+    assert never.clone().values["interleaving: ties"] == 300  # a copy keeps its users
+    default = online(click_model="position-based", n_sessions=300)
+    assert default.values["interleaving: ties"] < 300
+    with pytest.raises(ValueError, match=r"attractiveness must hold probabilities in \[0, 1\]"):
+        online(attractiveness=[0.5, 1.5])

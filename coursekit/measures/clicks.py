@@ -20,7 +20,8 @@ __all__ = ["ClickModel", "cascade_clicks", "position_based_clicks"]
 ClickModel = Callable[[np.ndarray, np.random.Generator], Sequence[int]]
 
 
-def _probabilities(values: Any, name: str) -> np.ndarray:
+def as_probabilities(values: Any, name: str) -> np.ndarray:
+    """``values`` as a 1-D float array of probabilities, or an error naming ``name``."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (Iterable, np.ndarray)):
         raise TypeError(f"{name} must be a sequence of probabilities, got {type(values).__name__}")
     array = np.asarray(values if isinstance(values, np.ndarray) else list(values))
@@ -67,14 +68,14 @@ def position_based_clicks(
     if examination is None:
         gamma = 1.0 / np.arange(1, g.size + 1)
     else:
-        gamma = _probabilities(examination, "examination")
+        gamma = as_probabilities(examination, "examination")
         if gamma.size < g.size:
             raise ValueError(
                 f"examination gives {gamma.size} probabilities for a ranking of {g.size} "
                 "documents: give one per rank"
             )
         gamma = gamma[: g.size]
-    alpha = _probabilities(attractiveness, "attractiveness")
+    alpha = as_probabilities(attractiveness, "attractiveness")
     if alpha.size == 0:
         raise ValueError("attractiveness must give at least one probability (for grade 0)")
     p_click = gamma * alpha[np.minimum(g.astype(int), alpha.size - 1)]

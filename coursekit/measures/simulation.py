@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..validation import check_bool, check_choice, check_positive_int, check_rng
+from .clicks import as_probabilities
 from .interleaving import as_ranking, common_prefix
 
 __all__ = ["CLICK_MODELS", "INTERLEAVINGS", "SessionSimulator", "default_attractiveness"]
@@ -90,9 +91,9 @@ class SessionSimulator:
         if attractiveness is None:
             alpha = np.asarray(default_attractiveness(max_grade))
         else:
-            alpha = np.asarray(attractiveness, dtype=float)
-            if alpha.ndim != 1 or alpha.size == 0 or np.any((alpha < 0) | (alpha > 1)):
-                raise ValueError("attractiveness must be probabilities in [0, 1], one per grade")
+            alpha = as_probabilities(attractiveness, "attractiveness")
+            if alpha.size == 0:
+                raise ValueError("attractiveness must give at least one probability (grade 0)")
         n_q, width = len(queries), 2 * depth + 1  # documents of a query: at most 2 depth
         # per query: the documents of a and b by rank (index into the query's documents, -1:
         # none), each document's ranks in a and b (depth + 1: absent) and click probability

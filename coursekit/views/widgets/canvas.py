@@ -112,9 +112,9 @@ class BlitCanvas:
                 self.ax.draw_artist(line)
         if self.legend_box is not None:  # keep the legend above the data, as a full drawing
             # has it: its frame is opaque, so its pixels are those of the frame drawn once
-            self.canvas.restore_region(
-                self.background, bbox=self.legend_box, xy=self.legend_box[:2]
-            )
+            # (xy: where the kept bitmap's own corner goes, the figure's corner; matplotlib
+            # would otherwise shift the box by its own offset, pasting a second legend)
+            self.canvas.restore_region(self.background, bbox=self.legend_box, xy=(0, 0))
         return plots.rgba_png(np.asarray(self.canvas.buffer_rgba()))
 
     def _keep_frame(self, key: Any) -> None:

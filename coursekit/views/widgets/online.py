@@ -21,6 +21,7 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...measures.clicks import as_probabilities
 from ...measures.paired import check_seed
 from ...measures.simulation import CLICK_MODELS, SessionSimulator
 from ...validation import check_positive_int, describe, first_ranks, fits_a_float, preview
@@ -94,7 +95,9 @@ class OnlineExperiment(Widget):
     rank at least one query of ``qrels``. A choice of A, B and click model draws from
     ``numpy.random.default_rng([seed, i, j, m])`` (positions of A, B, click model); the
     starting choice is simulated by the constructor, any other on first use, then kept.
-    :meth:`select` and :meth:`set_sessions` do what clicks do.
+    :meth:`select` and :meth:`set_sessions` do what clicks do. ``attractiveness``: the
+    position-based users' click probability by grade (as :class:`SessionSimulator` takes it;
+    by default :func:`coursekit.measures.default_attractiveness`).
     """
 
     title = "Online evaluation"
@@ -111,8 +114,12 @@ class OnlineExperiment(Widget):
         max_sessions: int = 1000,
         depth: int = 10,
         seed: int = 0,
+        attractiveness: Sequence[float] | None = None,
     ) -> None:
         self.depth = check_positive_int(depth, "depth")
+        self.attractiveness = None
+        if attractiveness is not None:  # (read once: a generator too)
+            self.attractiveness = tuple(as_probabilities(attractiveness, "attractiveness").tolist())
         self._lists, self._grades = _read_inputs(rankings, qrels, self.depth)
         self.systems, self.queries = list(self._lists), sorted(self._grades)
         self.max_sessions = check_positive_int(max_sessions, "max_sessions")
@@ -156,6 +163,7 @@ class OnlineExperiment(Widget):
     def _state(self) -> dict:
         inputs = {"rankings": self._lists, "qrels": self._grades, "seed": self.seed}
         sizes = {"max_sessions": self.max_sessions, "depth": self.depth}
+        sizes["attractiveness"] = self.attractiveness
         chosen = zip(("a", "b", "click_model", "n_sessions"), self._controls(), strict=True)
         return inputs | sizes | {k: c.value for k, c in chosen}
 
@@ -226,7 +234,9 @@ class OnlineExperiment(Widget):
             ]
             index = [self.seed, self.systems.index(a), self.systems.index(b)]
             rng = np.random.default_rng(index + [CLICK_MODELS.index(model)])
-            sessions = SessionSimulator(triples, model, self.max_grade, depth=self.depth)
+            sessions = SessionSimulator(
+                triples, model, self.max_grade, attractiveness=self.attractiveness, depth=self.depth
+            )
             queries = rng.integers(len(triples), size=self.max_sessions)
             shown_b, first = sessions.ab(queries, rng)
             rr = (first >= 0) / (np.abs(first) + 1.0)  # 0 without a click
@@ -320,6 +330,6 @@ class OnlineExperiment(Widget):
         ax.set_ylim(-Z_LIMIT, Z_LIMIT)
         ax.set_xlabel("sessions")
         ax.set_ylabel("z (B − A)")
-        ax.set_title("Evidence as sessions accumulate (dashed: |z| = 1.96)")
+        ax.set_title("Evidence by sessions (dashed: |z| = 1.96)")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", fontsize="small")
