@@ -45,3 +45,50 @@ def test_the_blitted_picture_is_the_full_drawing_with_one_legend(redrawn):
     picture = mpimg.imread(io.BytesIO(blit.png("key", _draw_with(y))))[..., :3]
     differ = np.any(np.abs(picture - _full_drawing(_draw_with(y))) > 0.02, axis=-1)
     assert int(differ.sum()) == 0
+
+
+def test_an_assessor_widget_shows_long_system_names_whole():
+    # system names of 12 characters were cut at the figure's left edge ("bm25_b0_stem" showed
+    # as "b0_stem"): every tick label must lie inside the figure
+    from coursekit.views.widgets.assessors import AssessorAgreement
+
+    rankings = {"bm25_b0_stem": ["d1", "d2"], "bool_and_long_name": ["d2", "d1"], "s": ["d1"]}
+    view = AssessorAgreement([1, 0], [0, 1], rankings, ["d1", "d2"])
+    canvas = view._canvas
+    canvas.canvas.draw()
+    renderer = canvas.canvas.get_renderer()
+    labels = [t for t in canvas.ax.get_yticklabels() if t.get_text()]
+    assert sorted(t.get_text() for t in labels) == sorted(rankings)
+    assert min(t.get_window_extent(renderer).x0 for t in labels) >= 0
+
+
+def test_the_compare_widget_legend_stands_above_the_bars_beside_the_title():
+    # a legend inside the axes hid the top of a tall bar at the right (the y limit is the
+    # tallest bar's, rounded up): it now stands above the axes, right of the title
+    import pandas as pd
+
+    from coursekit.views.widgets import CompareSystems
+
+    ap = pd.DataFrame({"a": [0.0] * 9 + [0.0], "b": [0.1] * 9 + [0.99]}, index=list("abcdefghij"))
+    view = CompareSystems({"AP": ap}, a="a", b="b")
+    canvas = view._canvas
+    canvas.canvas.draw()
+    renderer = canvas.canvas.get_renderer()
+    legend = canvas.ax.get_legend().get_window_extent(renderer)
+    axes = canvas.ax.get_window_extent(renderer)
+    title = canvas.ax._left_title.get_window_extent(renderer)
+    assert legend.y0 >= axes.y1 - 1  # above the axes: over no bar
+    assert legend.x0 >= title.x1  # beside the title, not over it
+    assert legend.x1 <= canvas.figure.bbox.x1  # inside the figure
+
+
+def test_the_recall_widget_legend_stands_beside_the_curves():
+    # "center right" hid the curve of the list (at 2 found, ranks 75 to 98, by default)
+    from coursekit.views.widgets import RecallOriented
+
+    canvas = RecallOriented()._canvas
+    canvas.canvas.draw()
+    renderer = canvas.canvas.get_renderer()
+    legend = canvas.ax.get_legend().get_window_extent(renderer)
+    assert legend.x0 >= canvas.ax.get_window_extent(renderer).x1  # beside the axes
+    assert legend.x1 <= canvas.figure.bbox.x1  # inside the figure

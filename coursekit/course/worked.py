@@ -341,6 +341,7 @@ EXAMPLES: tuple[Example, ...] = (
                 "F'_4": (1, 0.459, 0.864, 0.474, 0.250),
             },
             "table2": {
+                "F_1": (0.077, 0.077, 0.077, 0.341, 0.019),
                 "F'_4": (1, 0.091, 0.429, 0.341, 0.250),
                 "PRES": (1, 0.500, 0.280, 0.370, 0.250),
             },
@@ -352,8 +353,9 @@ EXAMPLES: tuple[Example, ...] = (
         },
         notes=(
             "The ranks of the relevant documents are the data trusted. Tables 2 and 5 label "
-            "F'_4 a column that holds the F'_1 values of Table 1. Table 1 prints for system 4 "
-            "an F_1 equal to its F'_1. F_1 uses precision over the 100 documents returned."
+            "F'_4 a column that holds the F'_1 values of Table 1. Tables 1 and 2 print for "
+            "system 4 an F_1 equal to its F'_1. F_1 uses precision over the 100 documents "
+            "returned."
         ),
     ),
     _example(

@@ -87,9 +87,10 @@ def pres(rels: Sequence[float], n_relevant: int, n_max: int) -> float:
 
     PRES = 1 − (Σ r_i / n − (n + 1) / 2) / N_max over the first N_max ranks. A relevant
     document not found in the first N_max is placed just after them, at the rank it would have
-    in the worst case: the i-th relevant document, if missing, gets rank N_max + i. This is
-    Magdy & Jones's eq. 7 (printed with nR for n(1 − R) in Audeh et al. 2015). 1 when every
-    relevant document comes first, 0 when none is found in the first N_max.
+    in the worst case: the i-th relevant document, if missing, gets rank N_max + i. Audeh et
+    al. (2015) write this sum of ranks as their eq. 7, misprinted with nR (the documents found)
+    where n(1 − R) (those missing) belongs (chapter 06). 1 when every relevant document comes
+    first, 0 when none is found in the first N_max.
 
     >>> pres([1] + [0] * 99, n_relevant=4, n_max=100)
     0.25

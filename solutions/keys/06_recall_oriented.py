@@ -319,7 +319,10 @@ def _questions(found: dict[str, list[int]]) -> list:
             "q9",
             IMPOSSIBLE_TABLE,
             options="abc",
-            hint="MOR = (h + g) / (n + 1) with g between 0 and 1: which values can a given h give?",
+            hint=(
+                "MOR = (h + g_h(w, AP)) / (n + 1) with g_h between 0 and 1: which values can a "
+                "given h give?"
+            ),
         ),
         Function(
             "q10",

@@ -33,6 +33,7 @@ from ...measures.correlation import kendall_tau
 from ...measures.ranked import average_precision
 from ...validation import first_ranks, preview
 from .base import Widget, as_list, check_position, figure_box, table_html, text_keys
+from .canvas import room_for_labels
 
 __all__ = ["AssessorAgreement"]
 
@@ -329,6 +330,7 @@ class AssessorAgreement(Widget):
             label="judged by assessor 2",
         )
         ax.set_yticks(y, self.systems)
+        ax.figure.subplots_adjust(left=room_for_labels(ax.figure, self.systems))  # names whole
         ax.set_xlim(0, 1.02)
         ax.set_xlabel("AP")
         # no legend (redrawn over the data at every change, it would double the cost): the

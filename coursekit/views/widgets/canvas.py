@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import plots
 
-__all__ = ["BlitCanvas", "new_figure"]
+__all__ = ["BlitCanvas", "new_figure", "room_for_labels"]
 
 KEPT_FRAMES = 16  # frame bitmaps kept by a canvas (about 0.7 MB each)
 
@@ -25,6 +25,25 @@ def new_figure():
     figure = Figure(figsize=style.widget_figsize(), dpi=style.DPI)
     figure.subplots_adjust(left=0.13, right=0.97, top=0.9, bottom=0.15)  # no layout engine:
     return figure, figure.subplots()  # a layout pass would draw the figure twice
+
+
+def room_for_labels(figure, labels: list[str], least: float = 0.13) -> float:
+    """The left margin, as a share of the figure's width (at least ``least``, at most a half),
+    that shows ``labels`` whole as y tick labels: the widest one at the tick labels' font size,
+    with the tick and its padding. For a widget's figure, which has no layout engine."""
+    from matplotlib import rcParams
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    width, height = (int(v * figure.dpi) for v in figure.get_size_inches())
+    renderer = RendererAgg(width, height, figure.dpi)
+    font = FontProperties(size=rcParams["ytick.labelsize"])
+    widest = max(
+        (renderer.get_text_width_height_descent(str(t), font, False)[0] for t in labels),
+        default=0.0,
+    )
+    tick = (rcParams["ytick.major.size"] + rcParams["ytick.major.pad"] + 6) * figure.dpi / 72
+    return min(0.5, max(least, (widest + tick) / width))
 
 
 class BlitCanvas:

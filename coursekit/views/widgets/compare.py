@@ -1,11 +1,11 @@
 """A widget that compares two systems query by query (chapter 08).
 
 :class:`CompareSystems` takes per-query scores, one table per measure (rows: queries, columns:
-systems), and three menus: system A, system B and the measure. On every change it recomputes,
-with :mod:`coursekit.comparison`, the mean of each system, the difference of the means, the
-gain of B over A in percent, the number of queries each system wins, and the p-values of the
-paired t-test, the Wilcoxon signed-rank test and a seeded randomization test; it draws the
-per-query differences B − A as bars.
+systems), and three menus: system A, system B and the measure. On every change it recomputes
+the mean of each system, the difference of the means, the gain of B over A in percent, the
+number of queries each system wins, and the p-values of the paired t-test, the Wilcoxon
+signed-rank test and a seeded randomization test (:mod:`coursekit.measures.significance`); it
+draws the per-query differences B − A as bars.
 
 Picking the same system as A and B is allowed: every difference is then 0, the p-values are
 1, and the readout says that the two systems are the same (a menu that refused the choice would
@@ -304,19 +304,25 @@ class CompareSystems(Widget):
         limit = nice_limit(largest) if largest > 0 else 1.0
         bars = dict(zip(self.queries, difference.tolist(), strict=True))
 
+        title = f"{measure}: B − A"  # (short: the legend stands right of it)
+
         def draw(ax):
             from matplotlib.patches import Patch
 
-            plots.per_query_bars(
-                bars, ax=ax, title=f"{measure}, query by query: B − A", ylabel=f"{measure}: B − A"
-            )
+            plots.per_query_bars(bars, ax=ax, title="", ylabel=f"{measure}: B − A")
+            ax.set_title(title, loc="left")
             ax.set_ylim(-limit, limit)
             # A legend that does not depend on the data (the default one takes the colour of
-            # the first bar), so that the frame drawn once stays right for every A and B.
+            # the first bar), so that the frame drawn once stays right for every A and B; above
+            # the axes, right of the title, where no bar can reach it.
             ax.legend(
                 handles=[Patch(color="C0", label="B higher"), Patch(color="C3", label="A higher")],
-                loc="upper right",
+                loc="lower right",
+                bbox_to_anchor=(1.0, 1.0),
+                ncol=2,
                 fontsize="small",
+                frameon=False,
+                borderaxespad=0.1,
             )
             step = -(-len(bars) // 20)  # at most about 20 query labels: every step-th one
             for i, label in enumerate(ax.get_xticklabels()):
@@ -331,7 +337,7 @@ class CompareSystems(Widget):
             ]
 
         def frame(ax):  # what the key names, set as draw sets it: the bars and labels stay
-            ax.set_title(f"{measure}, query by query: B − A")
+            ax.set_title(title, loc="left")
             ax.set_ylabel(f"{measure}: B − A")
             ax.set_ylim(-limit, limit)
 

@@ -171,7 +171,7 @@ class GradedJudgments(Widget):
             plots.gain_curves(
                 curves,
                 ax=ax,
-                title=f"DCG ({VARIANT_LABELS.get(variant, variant)})",
+                title=f"DCG: {VARIANT_LABELS.get(variant, variant)}",
                 ylabel="DCG",
                 legend_loc="lower right",
             )

@@ -1,4 +1,4 @@
-"""Chapter 06: move the found relevant documents, watch R_norm, PRES and MOR move."""
+"""Chapter 06: move the found relevant documents, watch AP, recall, F'β, PRES and MOR move."""
 
 from __future__ import annotations
 
@@ -207,12 +207,13 @@ class RecallOriented(Widget):
             )[: n_max + 1]
             return [None, None, (np.arange(0, n_max + 1), found)]
 
-        self._render(
-            lambda ax: plots.recall_rank(
-                rels, n, n_max, ax=ax, label="this list", legend_loc="center right"
-            ),
-            key=(n, n_max),
-            data=data,
-        )
+        def draw(ax):
+            plots.recall_rank(rels, n, n_max, ax=ax, label="this list")
+            # the legend beside the axes, where no curve can reach it (inside, it hid "this
+            # list" wherever the documents were moved)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small", borderaxespad=0)
+            ax.figure.subplots_adjust(right=0.74)
+
+        self._render(draw, key=(n, n_max), data=data)
         if self.image.layout.visibility == "hidden":
             self.image.layout.visibility = None
