@@ -79,6 +79,23 @@ def test_08_mistakes_on_maps_gains_counts_and_p_value(ap08):
     says(CH08, "q4", stats.ttest_ind(a, b).pvalue, "unpaired")
 
 
+def test_08_a_p_value_is_checked_to_significant_digits_not_decimals(ap08):
+    # p is about 2.07e-4: to 4 decimals, 0.0002, and so were the Wilcoxon test's p (2.3e-4),
+    # the randomization test's floor (2/10,001) and 0.00015, which all passed
+    a, b = _both(ap08)
+    p = stats.ttest_rel(a, b).pvalue
+    assert 1e-4 < p < 1e-3
+    spec = public_spec(CH08, "q4")
+    assert spec["significant"] is True
+    for wrong in (stats.wilcoxon(a, b).pvalue, 2 / 10_001, 0.00015, 0.0002):
+        assert judge_value(spec, wrong).startswith("q4: not right yet"), wrong
+    assert judge_value(spec, float(f"{p:.3e}")) == "q4: passed"  # 4 significant digits
+    assert judge_value(spec, float(f"{p:.1e}")) == (
+        "q4: right to 2 significant digits only: give at least 4 significant digits "
+        "(do not round before the end)"
+    )
+
+
 # q5 on [0.011, 0.020, 0.004, 0.041]: sorted 0.004 * 4 = 0.016, 0.011 * 3 = 0.033,
 # 0.020 * 2 = 0.040, 0.041 * 1 = 0.041: Holm rejects 4. Bonferroni (times 4): 0.044, 0.080,
 # 0.016, 0.164: 2. Multipliers the wrong way (1, 2, 3, 4): 0.004, 0.022, 0.060 stops: 2.

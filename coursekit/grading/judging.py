@@ -111,8 +111,9 @@ def _judge_scalar(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str,
     """PASSED, or the number of decimals the value is right to (as text), or ''."""
     if spec["kind"] in ("float", "floats") and "4" in hashes:
         value = float(value)
+        significant = bool(spec.get("significant"))
         for decimals in DECIMALS:
-            if matches(salt, value, hashes, decimals):
+            if matches(salt, value, hashes, decimals, significant):
                 return PASSED if decimals == max(int(d) for d in hashes) else str(decimals)
         return ""
     if spec["kind"] in ("int", "ints") and _is_number(value):
@@ -127,7 +128,8 @@ def _level(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str, str]) 
             value = float(value)
         except (OverflowError, TypeError, ValueError):
             return None
-        return next((d for d in DECIMALS if matches(salt, value, hashes, d)), None)
+        significant = bool(spec.get("significant"))
+        return next((d for d in DECIMALS if matches(salt, value, hashes, d, significant)), None)
     if spec["kind"] in ("int", "ints") and _is_number(value):
         try:
             value = int(value)
@@ -199,10 +201,7 @@ def judge_value(spec: dict[str, Any], answer: Any) -> str:
             if verdict != PASSED:
                 rounded.append(verdict)
         if rounded:
-            return (
-                f"{qid}: right to {min(rounded)} decimals only: give at least "
-                f"{spec['decimals']} decimals (do not round before the end)"
-            )
+            return _rounded(spec, min(rounded))
         return f"{qid}: {PASSED}"
     if kind in ("float", "int"):
         problem = _range_error(spec, answer)
@@ -212,11 +211,17 @@ def judge_value(spec: dict[str, Any], answer: Any) -> str:
     if verdict == PASSED:
         return f"{qid}: {PASSED}"
     if verdict:
-        return (
-            f"{qid}: right to {verdict} decimals only: give at least {spec['decimals']} "
-            "decimals (do not round before the end)"
-        )
+        return _rounded(spec, verdict)
     return f"{qid}: not right yet{hint}"
+
+
+def _rounded(spec: dict[str, Any], right_to: str) -> str:
+    """What an answer right only to ``right_to`` decimals (or significant digits) is told."""
+    unit = "significant digits" if spec.get("significant") else "decimals"
+    return (
+        f"{spec['qid']}: right to {right_to} {unit} only: give at least {spec['decimals']} "
+        f"{unit} (do not round before the end)"
+    )
 
 
 def _close(got: Any, expected: Any) -> bool:

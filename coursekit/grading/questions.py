@@ -34,38 +34,47 @@ DEFAULT_ATTEMPTS = 2
 # Hashing of rounded values
 
 
-def _canonical_float(value: float, decimals: int) -> str:
+def _canonical_float(value: float, decimals: int, significant: bool = False) -> str:
+    if significant:  # ``decimals`` significant digits: 0.00020695 to 4 is 2.070e-04
+        return "0" if value == 0 else f"{value:.{decimals - 1}e}"
     text = f"{value:.{decimals}f}"
     return "0." + "0" * decimals if float(text) == 0 else text  # -0.0000 is 0.0000
 
 
-def _canonical(value: Any, decimals: int) -> str:
+def _canonical(value: Any, decimals: int, significant: bool = False) -> str:
     if isinstance(value, str):
         return "s:" + value.strip().lower()
     if isinstance(value, numbers.Integral):
         return f"i:{int(value)}"
-    return "f:" + _canonical_float(float(value), decimals)
+    kind = "g:" if significant else "f:"
+    return kind + _canonical_float(float(value), decimals, significant)
 
 
-def digest(salt: str, value: Any, decimals: int = 4) -> str:
-    """Salted SHA-256 of ``value`` rounded to ``decimals`` (strings: stripped, lower case).
+def digest(salt: str, value: Any, decimals: int = 4, significant: bool = False) -> str:
+    """Salted SHA-256 of ``value`` rounded to ``decimals`` (or to that many ``significant``
+    digits; strings: stripped, lower case).
 
     >>> digest("demo", 0.123449999999) == digest("demo", 0.1234)
     True
+    >>> digest("demo", 0.000206951, 4, True) == digest("demo", 0.0002070, 4, True)
+    True
     """
-    text = f"coursekit:{salt}:{_canonical(value, decimals)}"
+    text = f"coursekit:{salt}:{_canonical(value, decimals, significant)}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def matches(salt: str, value: Any, hashes: dict[str, str], decimals: int) -> bool:
+def matches(
+    salt: str, value: Any, hashes: dict[str, str], decimals: int, significant: bool = False
+) -> bool:
     expected = hashes.get(str(decimals))
     if expected is None:
         return False
     if isinstance(value, float) and math.isfinite(value):
         # a value a hair away from a rounding boundary counts as its neighbour too
-        near = (value, value - 1e-9, value + 1e-9)
-        return any(digest(salt, v, decimals) == expected for v in near)
-    return digest(salt, value, decimals) == expected
+        hair = abs(value) * 1e-9 if significant else 1e-9
+        near = (value, value - hair, value + hair)
+        return any(digest(salt, v, decimals, significant) == expected for v in near)
+    return digest(salt, value, decimals, significant) == expected
 
 
 # --------------------------------------------------------------------------------------------
@@ -103,6 +112,9 @@ class Value:
     hint: str = ""
     decimals: int = 4
     mistakes: Sequence[Mistake] = ()
+    #: compare to ``decimals`` significant digits, not decimal places (for values such as
+    #: p-values, which can be far below 10**-decimals)
+    significant: bool = False
 
     def kind(self) -> str:
         return _kind(self.expected)
@@ -118,6 +130,8 @@ class Value:
             "hint": self.hint,
             "decimals": self.decimals,
         }
+        if self.significant:
+            spec["significant"] = True
         if self.low is not None:
             spec["low"] = self.low
         if self.high is not None:
@@ -167,7 +181,11 @@ class Value:
     def _hashes(self, salt: str, value: Any, like: Any) -> dict[str, str]:
         if isinstance(like, float) and isinstance(value, numbers.Real):
             value = float(value)
-            return {str(d): digest(salt, value, d) for d in DECIMALS if d <= self.decimals}
+            return {
+                str(d): digest(salt, value, d, self.significant)
+                for d in DECIMALS
+                if d <= self.decimals
+            }
         return {"0": digest(salt, value, 0)}
 
 

@@ -185,6 +185,7 @@ def _questions(dropped: list[str], p_values: list[float], effect: float) -> list
             p_paired,
             low=0,
             high=1,
+            significant=True,  # a p-value can be far below 10**-4: 4 decimals would pass 0.0002
             hint="a paired test: the same topics, in the same order",
             mistakes=[
                 Mistake(
