@@ -190,6 +190,12 @@ def test_03_q4_q5_means_and_their_mistakes():
     assert judge_value(spec5, left_out) == "q5: not right yet: " + _hint_of(
         K03, "q5", "not left out"
     )
+    # k1's tie the other way (d09 before d20): AP(X, k1) = (1 + 2/3 + 3/5 + 4/7) / 5; told so,
+    # not "right to 2 decimals only"
+    naive = [(1 + 2 / 3 + 3 / 5 + 4 / 7) / 5, *AP_X[1:]]
+    naive_map, naive_gmap = [sum(naive) / 3, maps[1]], [math.prod(naive) ** (1 / 3), gmaps[1]]
+    assert judge_value(spec4, naive_map) == "q4: not right yet: " + _hint_of(K03, "q4", "tie")
+    assert judge_value(spec5, naive_gmap) == "q5: not right yet: " + _hint_of(K03, "q5", "tie")
 
 
 def test_03_q6_to_q8_letters_from_hand_derivations():

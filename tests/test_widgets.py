@@ -267,6 +267,14 @@ def test_graded_ideal_must_include_the_ranked_grades():
         widgets.GradedJudgments(gains=(3, 3), ideal=(3, 1))
 
 
+def test_graded_ideal_need_not_list_the_zeros_of_unjudged_documents():
+    # ranks 2 and 3 unjudged (grade 0), the judged grades 1 and 0: accepted as ndcg accepts
+    # it. By hand, Järvelin's form: DCG = 1, IDCG = 1, nDCG = 1
+    graded = widgets.GradedJudgments(gains=(1, 0, 0), ideal=(1, 0))
+    assert graded.values["nDCG"] == pytest.approx(1.0)
+    assert graded.values["nDCG"] == pytest.approx(ck.ndcg([1, 0, 0], ideal=[1, 0]))
+
+
 def test_graded_set_variant():
     graded = widgets.GradedJudgments(gains=(1, 0, 1))
     graded.set_variant("trec")

@@ -41,7 +41,12 @@ from .interleaving import (
     credit_clicks,
     team_draft_interleave,
 )
-from .interpolation import STANDARD_RECALL_LEVELS, interpolate_points, interpolated_precision
+from .interpolation import (
+    STANDARD_RECALL_LEVELS,
+    interpolate_points,
+    interpolated_precision,
+    interpolated_step,
+)
 from .online import simulate_ab, simulate_interleaving
 from .power import cohens_dz, dz_interval, holm, power_paired_t, topic_set_size
 from .ranked import (
@@ -112,6 +117,7 @@ __all__ = [
     "ideal_gains",
     "infap",
     "interpolate_points",
+    "interpolated_step",
     "interpolated_precision",
     "judge",
     "judge_incomplete",

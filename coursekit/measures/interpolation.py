@@ -22,7 +22,12 @@ import numpy as np
 
 from ..validation import as_binary, check_n_relevant, describe, refuse_unordered
 
-__all__ = ["STANDARD_RECALL_LEVELS", "interpolated_precision", "interpolate_points"]
+__all__ = [
+    "STANDARD_RECALL_LEVELS",
+    "interpolated_precision",
+    "interpolate_points",
+    "interpolated_step",
+]
 
 #: The 11 standard recall levels 0.0, 0.1, ..., 1.0 (written as i / 10, never 0.1 * i).
 STANDARD_RECALL_LEVELS: tuple[float, ...] = tuple(i / 10 for i in range(11))
@@ -136,6 +141,40 @@ def interpolate_points(
         )
     grid = [float(level) for level in _levels(levels)]
     return np.array([p[r >= level - 1e-9].max(initial=0.0) for level in grid])
+
+
+def interpolated_step(
+    recalls: Sequence[float], precisions: Sequence[float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The interpolated precision at every recall r from 0 to 1, max{P : R >= r} over the
+    (recall, precision) points (0 beyond the highest recall reached), as the corners of a step
+    drawn "pre" (``ax.step(x, y, where="pre")``): between two recalls reached it takes the value
+    of the higher one. The 11 levels of :func:`interpolated_precision` lie on it; a step drawn
+    through those 11 values alone would pass below points between the levels.
+
+    >>> x, y = interpolated_step([0.0, 0.5, 0.5, 1.0], [0.0, 1.0, 0.5, 0.67])
+    >>> x.tolist(), y.tolist()
+    ([0.0, 0.5, 1.0], [1.0, 1.0, 0.67])
+    >>> [v.tolist() for v in interpolated_step([0.25, 0.5], [0.5, 0.4])]  # recall 1 not reached
+    [[0.0, 0.25, 0.5, 1.0], [0.5, 0.5, 0.4, 0.0]]
+    """
+    r = _proportions(recalls, "recalls")
+    p = _proportions(precisions, "precisions")
+    if r.shape != p.shape:
+        raise ValueError(
+            "recalls and precisions must have the same length (one point each), "
+            f"got {r.size} and {p.size}"
+        )
+    order = np.argsort(r, kind="stable")
+    r, p = r[order], p[order]
+    best_from = np.maximum.accumulate(p[::-1])[::-1]  # best precision at this recall or more
+    reached = np.unique(r[r > 0])
+    envelope = best_from[np.searchsorted(r, reached, side="left")]
+    x = np.r_[0.0, reached]
+    y = np.r_[envelope[:1] if envelope.size else [0.0], envelope]
+    if x[-1] < 1:  # recall 1 never reached: no precision at the higher levels
+        x, y = np.r_[x, 1.0], np.r_[y, 0.0]
+    return x, y
 
 
 def _proportions(values: Any, name: str) -> np.ndarray:

@@ -213,7 +213,8 @@ def mean_average_precision(queries: Iterable[tuple[Sequence[float], int]]) -> fl
 def geometric_mean_average_precision(
     queries: Iterable[tuple[Sequence[float], int]], floor: float = 1e-5
 ) -> float:
-    """GMAP: the geometric mean of the average precisions (Robertson 2006).
+    """GMAP: the geometric mean of the average precisions (introduced in the TREC 2004 Robust
+    track, Voorhees 2005; analysed by Robertson 2006).
 
     GMAP = exp(mean(log(max(AP_q, floor)))); the floor (trec_eval's 0.00001) keeps one query
     with AP = 0 from sending the mean to 0. GMAP rewards improving the hardest queries.

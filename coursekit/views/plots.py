@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..measures.interpolation import STANDARD_RECALL_LEVELS, interpolated_precision
+from ..measures.interpolation import (
+    STANDARD_RECALL_LEVELS,
+    interpolated_precision,
+    interpolated_step,
+)
 from ..validation import (
     as_binary,
     as_grades,
@@ -96,9 +100,8 @@ def pr_curve(
     legend_loc: str = "best",
 ) -> Axes:
     """The precision-recall points of a ranking, rank by rank (the saw-tooth), and optionally
-    its interpolated precision at the 11 standard recall levels drawn over it. The step is
-    drawn "pre": between two levels the interpolated precision is the value of the higher
-    level (the best precision at any recall >= r)."""
+    its interpolated precision drawn over it: at every recall r the best precision at any
+    recall >= r (:func:`coursekit.interpolated_step`), squares at the 11 standard levels."""
     rels = as_grades(rels)  # read once (a generator too)
     table = pr_table(rels, n_relevant)
     interpolated = check_bool(interpolated, "interpolated")
@@ -114,16 +117,10 @@ def pr_curve(
         label=f"{label}: P(k), R(k) rank by rank",
     )
     if interpolated:
+        x, y = interpolated_step(table["recall"].to_numpy(), table["precision"].to_numpy())
+        ax.step(x, y, where="pre", color="C3", lw=2, label=f"{label}: interpolated")
         values = interpolated_precision(rels, n_relevant)
-        ax.step(
-            STANDARD_RECALL_LEVELS,
-            values,
-            where="pre",
-            color="C3",
-            lw=2,
-            label=f"{label}: interpolated, 11 levels",
-        )
-        ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4)
+        ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4, label="the 11 levels")
     _finish(ax, title, "recall", "precision", legend_loc=legend_loc)
     return ax
 

@@ -206,6 +206,9 @@ def facts(data: dict) -> SimpleNamespace:
     f.map_skipping = [f.map[0], sum(nonzero_y) / len(nonzero_y)]  # Y's failed topic left out
     f.gmap_no_floor = [math.prod(f.ap_x) ** (1 / 3), math.prod(f.ap_y) ** (1 / 3)]
     f.gmap_skipping = [f.gmap[0], math.prod(nonzero_y) ** (1 / len(nonzero_y))]
+    naive_x = [f.slips["b"], *f.ap_x[1:]]  # X's APs with k1's tie broken the other way
+    f.map_naive_tie = [sum(naive_x) / len(TOPICS), f.map[1]]
+    f.gmap_naive_tie = [gmap(naive_x), f.gmap[1]]
 
     # q6: MAP prefers Y, GMAP prefers X, because Y finds nothing on one topic (AP 0, floored);
     # the other options are false: GMAP without the failed topic would prefer Y (a), Y finds
@@ -373,6 +376,10 @@ def questions(f: SimpleNamespace) -> list:
                     f.map_retrieved,
                     "divide each topic's sum by all its relevant documents, not by those retrieved",
                 ),
+                Mistake(
+                    f.map_naive_tie,
+                    "check the tie of k1 in X's run: trec_eval puts the larger doc id first",
+                ),
             ),
         ),
         Value(
@@ -392,6 +399,10 @@ def questions(f: SimpleNamespace) -> list:
                     "the topic with AP 0 is not left out: it counts, with the floor 10^-5",
                 ),
                 Mistake(f.map, "that is the arithmetic mean (MAP); GMAP is the geometric mean"),
+                Mistake(
+                    f.gmap_naive_tie,
+                    "check the tie of k1 in X's run: trec_eval puts the larger doc id first",
+                ),
             ),
         ),
         Choice(

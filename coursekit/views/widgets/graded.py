@@ -1,4 +1,4 @@
-"""Chapter 05: change a grade, watch CG, DCG and nDCG (three formulations) move."""
+"""Chapter 05: change a grade, watch DCG and nDCG (three formulations) move."""
 
 from __future__ import annotations
 
@@ -82,12 +82,15 @@ class GradedJudgments(Widget):
         self.ideal = None if ideal is None else list(ideal)
         self.unretrieved: list[int] = []
         if ideal is not None:
-            left = Counter(ideal)
-            left.subtract(gains)
+            # only grades above 0 count (as in ndcg): the ranked documents' 0s may be unjudged
+            left = Counter(g for g in ideal if g > 0)
+            left.subtract(g for g in gains if g > 0)
             if any(n < 0 for n in left.values()):
+                above = [g for g in gains if g > 0]
                 raise ValueError(
                     "ideal must list every judged grade of the query, the grades of the "
-                    f"ranked documents included: {list(gains)} is not part of {list(ideal)}"
+                    f"ranked documents included: their grades above 0, {above}, are not part "
+                    f"of {list(ideal)}"
                 )
             self.unretrieved = sorted(left.elements(), reverse=True)
         super().__init__()  # the arguments are checked: build the widget

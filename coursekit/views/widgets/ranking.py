@@ -8,7 +8,11 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
-from ...measures.interpolation import STANDARD_RECALL_LEVELS, interpolated_precision
+from ...measures.interpolation import (
+    STANDARD_RECALL_LEVELS,
+    interpolated_precision,
+    interpolated_step,
+)
 from ...measures.ranked import (
     average_precision,
     precision_at,
@@ -175,13 +179,12 @@ class RelevanceToggler(Widget):
             button.button_style = "success" if button.value else ""
         rows = pr_rows(rels, n)
 
-        def data():
+        def data():  # the lines of plots.pr_curve: points, interpolated step, 11 levels
             interpolated = interpolated_precision(rels, n)
-            levels = STANDARD_RECALL_LEVELS
             return [
                 (rows["recall"], rows["precision"]),
-                (levels, interpolated),
-                (levels, interpolated),
+                interpolated_step(rows["recall"], rows["precision"]),
+                (STANDARD_RECALL_LEVELS, interpolated),
             ]
 
         self._render(
