@@ -227,6 +227,27 @@ def test_rounding_boundary_counts_its_neighbour():
     assert judge_value(spec, 0.1 + 0.02345) == "q: passed"
 
 
+def test_a_tie_rounded_up_is_right_to_its_decimals():
+    # 0.625 is exact in binary: Python writes it 0.62 to 2 decimals (half to even), a student
+    # 0.63 (half up). Both are right to 2 decimals; neither passes at 4
+    spec = Value("q", 0.625, low=0, high=1, hint="h").public("test")
+    assert "right to 2 decimals only" in judge_value(spec, 0.63)
+    assert "right to 2 decimals only" in judge_value(spec, 0.62)
+    assert judge_value(spec, 0.6250) == "q: passed"
+    assert judge_value(spec, 0.64) == "q: not right yet (hint: h)"
+
+
+def test_an_answer_cut_rather_than_rounded_is_told_so():
+    # 5/9 = 0.55556: 0.5555 gives 4 decimals but is cut, right to 3 only; 0.556 gives 3
+    spec = Value("q", 5 / 9, low=0, high=1).public("test")
+    cut = judge_value(spec, 0.5555)
+    assert cut.startswith("q: right to 3 decimals only, though you give 4 or more")
+    assert "keep full precision" in cut
+    assert judge_value(spec, 0.556) == (
+        "q: right to 3 decimals only: give at least 4 decimals (do not round before the end)"
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Judging functions: tried on inputs, compared with coursekit
 

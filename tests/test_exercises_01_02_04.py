@@ -103,14 +103,18 @@ def test_01_q10_a_function_with_beta_not_squared_gets_its_hint():
 
 
 # --------------------------------------------------------------------------------------------
-# Chapter 02. A on t1 (n = 6): relevant at ranks 1, 2, 4, 9; TP(k) = 1, 2, 2, 3, 3, 3, 3, 3, 4,
-# 4, 4, 4.
-TP_A1 = [1, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4]
+# Chapter 02. A on t1 (n = 6): relevant at ranks 1, 3, 4, 9; TP(k) = 1, 1, 2, 3, 3, 3, 3, 3, 4,
+# 4, 4, 4; P(k) = 1, 1/2, 2/3, 3/4, 3/5, 1/2, 3/7, 3/8, 4/9, 4/10, 4/11, 4/12: it rises at
+# ranks 3, 4 and 9.
+TP_A1 = [1, 1, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4]
 P_A1 = [c / k for k, c in enumerate(TP_A1, start=1)]
 R_A1 = [c / 6 for c in TP_A1]
-# Interpolated: levels 0 to 0.3 reached at rank 1 or 2 (precision 1); 0.4, 0.5 need 3 found
-# (rank 4 on: best 3/4); 0.6 needs 4 found (rank 9 on: best 4/9); 0.7 to 1 never reached.
-IAP_A1 = [1, 1, 1, 1, 3 / 4, 3 / 4, 4 / 9, 0, 0, 0, 0]
+# Interpolated: levels 0, 0.1 reached at rank 1 (precision 1); 0.2 to 0.5 need 2 or 3 found
+# (rank 3 on: best 3/4, at rank 4); 0.6 needs 4 found (rank 9 on: best 4/9); 0.7 to 1 never
+# reached. Without the maximum, levels 0.2 and 0.3 would read 2/3 at rank 3, where they are
+# first reached.
+IAP_A1 = [1, 1, 3 / 4, 3 / 4, 3 / 4, 3 / 4, 4 / 9, 0, 0, 0, 0]
+FIRST_A1 = [1, 1, 2 / 3, 2 / 3, 3 / 4, 3 / 4, 4 / 9, 0, 0, 0, 0]
 # B averaged over t1 and t2: t1 (ranks 2, 4, 5, 7, 9, 11 of 6) gives 3/5 up to level 0.5, then
 # 4/7, 5/9, 5/9, 6/11, 6/11; t2 (ranks 2, 3, 5, 8 of 4) gives 2/3 up to 0.5, then 3/5, 3/5,
 # 1/2, 1/2, 1/2.
@@ -129,7 +133,7 @@ B2_FIRST = [0, 1 / 2, 1 / 2, 2 / 3, 2 / 3, 2 / 3, 3 / 5, 3 / 5, 1 / 2, 1 / 2, 1 
 
 @pytest.mark.parametrize(
     "qid, answer",
-    [("q1", P_A1), ("q2", R_A1), ("q3", [4, 9]), ("q4", IAP_A1), ("q6", IAP_B), ("q7", 0.6)],
+    [("q1", P_A1), ("q2", R_A1), ("q3", [3, 4, 9]), ("q4", IAP_A1), ("q6", IAP_B), ("q7", 0.6)],
 )
 def test_02_the_right_answer_passes(qid, answer):
     assert judge_value(public_spec(CH02, qid), answer) == f"{qid}: passed"
@@ -142,13 +146,15 @@ def test_02_the_right_answer_passes(qid, answer):
         ("q1", TP_A1, "divide it by k"),
         ("q2", P_A1, "that is precision"),
         ("q2", [c / 4 for c in TP_A1], "A retrieved"),  # 4 of the 6 relevant retrieved
-        ("q3", [3, 8], "not at 0"),
+        ("q3", [2, 3, 8], "not at 0"),
         # a level never reached carries the value of level 0.6
         ("q4", IAP_A1[:7] + [4 / 9] * 4, "the level before"),
+        # the precision where each level is first reached, without the maximum
+        ("q4", FIRST_A1, "first reached"),
         # levels read as ranks: the best precision from rank i + 1 on
         (
             "q4",
-            [1, 1, 3 / 4, 3 / 4, 3 / 5, 1 / 2, 4 / 9, 4 / 9, 4 / 9, 4 / 10, 4 / 11],
+            [1, 3 / 4, 3 / 4, 3 / 4, 3 / 5, 1 / 2, 4 / 9, 4 / 9, 4 / 9, 4 / 10, 4 / 11],
             "not ranks",
         ),
         ("q6", IAP_A, "system A's curve"),

@@ -182,6 +182,8 @@ def test_07_the_right_answer_passes(qid, answer):
         ("q7", [9 / 15, 9 / 15], "as concordant"),  # (10 + 2 - 3) / 15, no pair tied
         ("q7", [5 / 15, 5 / 15], "as discordant"),  # (10 - 3 - 2) / 15
         ("q7", [TAU_B, 7 / 15], "tau-a comes first"),
+        # untied pairs 15 (MAP) and 13 (P@10): 7 / ((15 + 13) / 2) = 0.5, not 7 / sqrt(195)
+        ("q7", [7 / 15, 7 / 14], "geometric mean"),
     ],
 )
 def test_07_each_mistake_prints_its_hint(qid, answer, words):

@@ -42,6 +42,22 @@ def test_labelled_scatter_keeps_every_label_inside_the_axes():
     plt.close(fig)
 
 
+def test_labelled_scatter_names_of_close_points_do_not_overprint():
+    # chapter 07: S02, S13 and S05 lie within 0.05 of each other in x and 0.005 in y; their
+    # names were printed over each other ("S02S13S05")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    x = {"S01": 0.45, "S02": 0.6065, "S13": 0.6214, "S05": 0.6580, "S09": 0.72, "S07": 0.52}
+    y = {"S01": 0.55, "S02": 0.7182, "S13": 0.7152, "S05": 0.7132, "S09": 0.80, "S07": 0.60}
+    plots.labelled_scatter(x, y, ax=ax, xlabel="MAP", ylabel="R@100")
+    fig.canvas.draw()
+    boxes = {t.get_text(): t.get_window_extent() for t in ax.texts}
+    names = sorted(boxes)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert not boxes[a].overlaps(boxes[b]), (a, b)
+    plt.close(fig)
+
+
 def test_found_by_rank_puts_the_legend_beside_the_data_with_whole_number_ticks():
     fig, ax = plt.subplots(figsize=(6, 4))
     rels = {f"system {i}": [1, 0, 1, 1] + [0] * 96 for i in range(1, 6)}

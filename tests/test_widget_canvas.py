@@ -92,3 +92,35 @@ def test_the_recall_widget_legend_stands_beside_the_curves():
     legend = canvas.ax.get_legend().get_window_extent(renderer)
     assert legend.x0 >= canvas.ax.get_window_extent(renderer).x1  # beside the axes
     assert legend.x1 <= canvas.figure.bbox.x1  # inside the figure
+
+
+@pytest.mark.parametrize(
+    "rels, n",
+    [
+        ([0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0], 8),  # chapter 04's list
+        ([0] * 8 + [1, 1, 1], 9),  # a worst ordering: its points lie low at the left
+        ([1, 1, 0, 1, 0, 1, 0, 0, 0, 0], None),  # the default list
+    ],
+)
+def test_the_toggler_legend_covers_no_point_of_the_curve(rels, n):
+    # "lower left" hid (0.125, 0.25) on chapter 04's list and the worst ordering's first
+    # points: the legend now goes where no point is, after every click too
+    from coursekit.views.widgets import RelevanceToggler
+
+    view = RelevanceToggler(rels, n_relevant=n)
+    for click in (None, 1, 2):
+        if click is not None:
+            view.toggle(click)
+        canvas = view._canvas
+        canvas.canvas.draw()
+        renderer = canvas.canvas.get_renderer()
+        legend = canvas.ax.get_legend().get_window_extent(renderer)
+        for line in canvas.ax.lines:
+            xy = canvas.ax.transData.transform(np.column_stack(line.get_data()))
+            inside = (
+                (xy[:, 0] >= legend.x0)
+                & (xy[:, 0] <= legend.x1)
+                & (xy[:, 1] >= legend.y0)
+                & (xy[:, 1] <= legend.y1)
+            )
+            assert not inside.any(), (click, line.get_label(), xy[inside])

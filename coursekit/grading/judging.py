@@ -31,7 +31,7 @@ from typing import Any
 
 from ..validation import describe, fits_a_float
 from .portable import portable_copy, uses_coursekit
-from .questions import DECIMALS, PASSED, TOLERANCE, matches, output_digest
+from .questions import DECIMALS, PASSED, TOLERANCE, matches, output_digest, precisions
 
 # --------------------------------------------------------------------------------------------
 # Judging (shared by check() and the grader)
@@ -112,9 +112,10 @@ def _judge_scalar(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str,
     if spec["kind"] in ("float", "floats") and "4" in hashes:
         value = float(value)
         significant = bool(spec.get("significant"))
+        finest = max(precisions(hashes))
         for decimals in DECIMALS:
             if matches(salt, value, hashes, decimals, significant):
-                return PASSED if decimals == max(int(d) for d in hashes) else str(decimals)
+                return PASSED if decimals == finest else str(decimals)
         return ""
     if spec["kind"] in ("int", "ints") and _is_number(value):
         value = int(value)
@@ -201,7 +202,7 @@ def judge_value(spec: dict[str, Any], answer: Any) -> str:
             if verdict != PASSED:
                 rounded.append(verdict)
         if rounded:
-            return _rounded(spec, min(rounded))
+            return _rounded(spec, min(rounded), answer)
         return f"{qid}: {PASSED}"
     if kind in ("float", "int"):
         problem = _range_error(spec, answer)
@@ -211,17 +212,36 @@ def judge_value(spec: dict[str, Any], answer: Any) -> str:
     if verdict == PASSED:
         return f"{qid}: {PASSED}"
     if verdict:
-        return _rounded(spec, verdict)
+        return _rounded(spec, verdict, [answer])
     return f"{qid}: not right yet{hint}"
 
 
-def _rounded(spec: dict[str, Any], right_to: str) -> str:
-    """What an answer right only to ``right_to`` decimals (or significant digits) is told."""
+def _rounded(spec: dict[str, Any], right_to: str, values: Sequence[Any]) -> str:
+    """What an answer right only to ``right_to`` decimals (or significant digits) is told:
+    to give more of them, or, when it already gives enough, that its last ones are off."""
     unit = "significant digits" if spec.get("significant") else "decimals"
+    qid, wanted = spec["qid"], spec["decimals"]
+    if not spec.get("significant") and all(_decimals_given(v) >= wanted for v in values):
+        return (
+            f"{qid}: right to {right_to} {unit} only, though you give {wanted} or more: the "
+            "last ones are off (cut rather than rounded, or rounded too early): keep full "
+            "precision"
+        )
     return (
-        f"{spec['qid']}: right to {right_to} {unit} only: give at least {spec['decimals']} "
-        f"{unit} (do not round before the end)"
+        f"{qid}: right to {right_to} {unit} only: give at least {wanted} {unit} (do not round "
+        "before the end)"
     )
+
+
+def _decimals_given(value: Any) -> int:
+    """How many decimals a number is written with (as Python writes it): 0.5555 has 4."""
+    try:
+        text = repr(float(value))
+    except (OverflowError, TypeError, ValueError):
+        return 0
+    if "e" in text or "." not in text:
+        return 17 if "e-" in text else 0
+    return len(text.split(".")[1].rstrip("0"))
 
 
 def _close(got: Any, expected: Any) -> bool:

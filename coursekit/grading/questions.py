@@ -66,15 +66,23 @@ def digest(salt: str, value: Any, decimals: int = 4, significant: bool = False) 
 def matches(
     salt: str, value: Any, hashes: dict[str, str], decimals: int, significant: bool = False
 ) -> bool:
-    expected = hashes.get(str(decimals))
-    if expected is None:
+    """Whether ``value`` rounded to ``decimals`` has the hash ``hashes[decimals]`` (or the
+    other rounding of an expected value that lies on a tie, ``hashes[f"{decimals}~"]``: 0.625
+    is 0.62 to Python, 0.63 to a student rounding half up). A value a hair away from a rounding
+    boundary counts as its neighbour too."""
+    expected = {hashes.get(str(decimals)), hashes.get(f"{decimals}~")} - {None}
+    if not expected:
         return False
     if isinstance(value, float) and math.isfinite(value):
-        # a value a hair away from a rounding boundary counts as its neighbour too
         hair = abs(value) * 1e-9 if significant else 1e-9
         near = (value, value - hair, value + hair)
-        return any(digest(salt, v, decimals, significant) == expected for v in near)
-    return digest(salt, value, decimals, significant) == expected
+        return any(digest(salt, v, decimals, significant) in expected for v in near)
+    return digest(salt, value, decimals, significant) in expected
+
+
+def precisions(hashes: dict[str, str]) -> list[int]:
+    """The decimals a value is hashed to (the keys of its hashes, ties' other roundings aside)."""
+    return [int(key) for key in hashes if key.isdigit()]
 
 
 # --------------------------------------------------------------------------------------------
@@ -181,18 +189,22 @@ class Value:
     def _hashes(self, salt: str, value: Any, like: Any) -> dict[str, str]:
         if isinstance(like, float) and isinstance(value, numbers.Real):
             value = float(value)
-            return {
-                str(d): digest(salt, value, d, self.significant)
-                for d in DECIMALS
-                if d <= self.decimals
-            }
+            hashes = {}
+            for d in (d for d in DECIMALS if d <= self.decimals):
+                hashes[str(d)] = digest(salt, value, d, self.significant)
+                hair = abs(value) * 1e-9 if self.significant else 1e-9
+                above = digest(salt, value + hair, d, self.significant)
+                below = digest(salt, value - hair, d, self.significant)
+                if above != below:  # on a tie: both roundings are right
+                    hashes[f"{d}~"] = above if above != hashes[str(d)] else below
+            return hashes
         return {"0": digest(salt, value, 0)}
 
 
 def _finest(hashed: dict[str, Any]) -> list[str]:
     """The hash to the most decimals of each element (what decides "passed")."""
     items = hashed.get("items", [hashed.get("hashes", {})])
-    return [h[max(h, key=int)] for h in items]
+    return [h[str(max(precisions(h)))] for h in items]
 
 
 def distinct_mistakes(expected: Any, *mistakes: Mistake, decimals: int = 4) -> list[Mistake]:

@@ -150,9 +150,10 @@ def average_precision(rels: Sequence[float], n_relevant: int) -> float:
 
 
 def r_precision(rels: Sequence[float], n_relevant: int) -> float:
-    """R-precision: P@R with R = n_relevant, the number of relevant documents of the query.
+    """R-precision: P@n with n = n_relevant, the number of relevant documents of the query
+    (TREC's R; in this course R is recall).
 
-    0 when the query has no relevant document. At rank R precision equals recall.
+    0 when the query has no relevant document. At rank n precision equals recall.
 
     >>> r_precision([0, 0, 1, 0, 1, 1, 0, 0], n_relevant=8)
     0.375

@@ -29,6 +29,7 @@ from ..validation import (
     check_scalar,
     describe,
 )
+from .labels import spread_labels
 from .tables import as_labelled, as_numbers, labelled_numbers, pr_table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -283,18 +284,15 @@ def labelled_scatter(
     ax = new_axes(ax)
     ax.scatter(xs, ys, color="C0", label=label)
     span = float(np.ptp(xs)) or 1.0
+    texts = []
     for name, px, py in zip(names, xs, ys, strict=True):
         right = px > xs.min() + 0.8 * span
-        ax.annotate(
-            name,
-            (px, py),
-            fontsize="small",
-            xytext=(-4 if right else 4, 3),
-            textcoords="offset points",
-            ha="right" if right else "left",
-        )
+        xytext = (-4 if right else 4, 3)
+        kind = {"textcoords": "offset points", "ha": "right" if right else "left"}
+        texts.append(ax.annotate(name, (px, py), fontsize="small", xytext=xytext, **kind))
     ax.margins(x=0.12, y=0.12)
     _finish(ax, title, xlabel, ylabel, xlim=None, ylim=None, legend_loc="lower right")
+    spread_labels(ax, texts)  # names of close points, one above the other
     return ax
 
 

@@ -239,7 +239,10 @@ def _questions(relevant: list[str], retrieved: list[str]) -> list:
                 ("tiny values", [1e-3, 2e-3, 1.0]),
                 ("the example", [p, r, 2.0]),
             ],
-            hint="F_beta is 0 when precision or recall is 0",
+            hint=(
+                "(1 + beta^2) P R / (beta^2 P + R): beta squared, precision and recall each in "
+                "its place; and 0 when precision or recall is 0"
+            ),
             mistakes=[Mistake(_beta_not_squared, "beta is squared in F_beta: (1 + beta^2) ...")],
         ),
     ]

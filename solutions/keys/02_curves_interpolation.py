@@ -20,7 +20,7 @@ from coursekit.grading import Choice, Function, Mistake, Value, without_harmless
 N_RELEVANT = {"t1": 6, "t2": 4}
 TOPICS = list(N_RELEVANT)
 N_RANKS = 12
-SYSTEM_A = {"t1": [1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0], "t2": [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]}
+SYSTEM_A = {"t1": [1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0], "t2": [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]}
 SYSTEM_B = {"t1": [0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], "t2": [0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0]}
 # the relevant documents each system finds in its 12, as the text says
 FOUND = {"A": {"t1": 4, "t2": 2}, "B": {"t1": 6, "t2": 4}}

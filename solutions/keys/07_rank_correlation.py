@@ -159,6 +159,12 @@ def _questions(ap, ndcg10, p10) -> list:
     # q7: tau-a and tau-b of MAP against P@10 (which ties some pairs of systems)
     c10, d10, t10 = _counts(map_, p10)
     taus_p10 = [ck.kendall_tau(map_, p10, variant="a"), ck.kendall_tau(map_, p10, variant="b")]
+    tied_in = [  # pairs of systems tied by each measure
+        sum(m[x] == m[y] for i, x in enumerate(SYSTEMS) for y in SYSTEMS[i + 1 :])
+        for m in (map_, p10)
+    ]
+    # tau-b's denominator as the arithmetic mean of the untied pairs, not their geometric mean
+    arithmetic_b = (c10 - d10) / ((N_PAIRS - tied_in[0] + N_PAIRS - tied_in[1]) / 2)
     ties_as = {  # a tied pair counted as concordant, or as discordant: no pair left out
         "concordant": [(c10 + t10 - d10) / N_PAIRS] * 2,
         "discordant": [(c10 - d10 - t10) / N_PAIRS] * 2,
@@ -267,6 +273,11 @@ def _questions(ap, ndcg10, p10) -> list:
                     "nor D",
                 ),
                 Mistake(taus_p10[::-1], "tau-a comes first, then tau-b"),
+                Mistake(
+                    [taus_p10[0], arithmetic_b],
+                    "tau-b divides by the geometric mean of the two orderings' untied pairs, "
+                    "sqrt((n0 - n1)(n0 - n2)), not by their arithmetic mean",
+                ),
             ],
         ),
         Choice(

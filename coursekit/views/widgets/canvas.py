@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import plots
 
-__all__ = ["BlitCanvas", "new_figure", "room_for_labels"]
+__all__ = ["BlitCanvas", "free_legend_place", "new_figure", "room_for_labels"]
 
 KEPT_FRAMES = 16  # frame bitmaps kept by a canvas (about 0.7 MB each)
 
@@ -44,6 +44,42 @@ def room_for_labels(figure, labels: list[str], least: float = 0.13) -> float:
     )
     tick = (rcParams["ytick.major.size"] + rcParams["ytick.major.pad"] + 6) * figure.dpi / 72
     return min(0.5, max(least, (widest + tick) / width))
+
+
+#: Where a legend may stand inside the axes, in order of preference.
+LEGEND_PLACES = (
+    "lower left",
+    "upper right",
+    "lower right",
+    "upper left",
+    "center right",
+    "center left",
+    "lower center",
+    "upper center",
+)
+
+
+def free_legend_place(canvas: BlitCanvas | None, points: np.ndarray, first: str) -> str:
+    """The first place of ``first`` then :data:`LEGEND_PLACES` where the legend of ``canvas``'s
+    axes (its size as last drawn) covers none of ``points`` (data coordinates, one per row);
+    ``first`` when nothing is drawn yet, or when every place covers some point."""
+    ax = None if canvas is None else canvas.ax
+    legend = None if ax is None else ax.get_legend()
+    if legend is None or len(points) == 0:
+        return first
+    box = legend.get_window_extent(canvas.canvas.get_renderer())
+    box = box.transformed(ax.transAxes.inverted())
+    width, height, pad = box.width + 0.02, box.height + 0.02, 0.01  # (a marker's margin)
+    xy = ax.transLimits.transform(np.asarray(points, dtype=float))  # axes fractions
+    for place in (first, *LEGEND_PLACES):
+        vertical, _, horizontal = place.partition(" ")
+        x0 = {"left": pad, "right": 1 - pad - width}.get(horizontal, (1 - width) / 2)
+        y0 = {"lower": pad, "upper": 1 - pad - height}.get(vertical, (1 - height) / 2)
+        inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x0 + width)
+        inside &= (xy[:, 1] >= y0) & (xy[:, 1] <= y0 + height)
+        if not inside.any():
+            return place
+    return first
 
 
 class BlitCanvas:

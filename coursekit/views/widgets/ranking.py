@@ -22,6 +22,7 @@ from ...measures.ranked import (
 from ...validation import as_grades, check_n_relevant, check_positive_int
 from .. import plots
 from .base import Widget, check_in_range, check_position, figure_box, table_html
+from .canvas import free_legend_place
 
 __all__ = ["RelevanceToggler"]
 
@@ -187,10 +188,18 @@ class RelevanceToggler(Widget):
                 (STANDARD_RECALL_LEVELS, interpolated),
             ]
 
-        self._render(
-            lambda ax: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc="lower left"),
-            data=data,
-        )
+        # the legend where it hides no point of the curve (a place found on the last drawing)
+        lines = data()
+        points = np.concatenate([np.column_stack(line) for line in lines])
+        for _ in range(2):  # (the first drawing measures the legend, a second may move it)
+            place = free_legend_place(self._canvas, points, "lower left")
+            self._render(
+                lambda ax, at=place: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc=at),
+                key=place,
+                data=data,
+            )
+            if free_legend_place(self._canvas, points, place) == place:
+                break
         # The figure's message goes before the readout's: the page handles a kernel's messages
         # one after the other, and the figure, the larger one, is what the click waits for.
         self.readout_html.value = table_html(self.values)
