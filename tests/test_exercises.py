@@ -189,6 +189,8 @@ CHOICE = Choice("q", "c", options="abc").public("test")
         (LIST, [0.5, "x", 0.75], "element 1 should be a number, got str"),
         (IDS, ["d3", "d1", "d2"], "q: passed"),
         (IDS, ["d3", "d2", "d1"], "element 1 ('d2') is not right"),
+        (IDS, ["D3", "d1", "d2"], "element 0 ('D3') is not right"),  # ids keep their case
+        (IDS, [" d3", "d1", "d2 "], "q: passed"),
         (CHOICE, "c", "q: passed"),
         (CHOICE, " C ", "q: passed"),
         (CHOICE, "b", "q: not this one"),

@@ -119,7 +119,7 @@ def _judge_scalar(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str,
         return ""
     if spec["kind"] in ("int", "ints") and _is_number(value):
         value = int(value)
-    return PASSED if matches(salt, value, hashes, 0) else ""
+    return PASSED if matches(salt, value, hashes, 0, exact=spec["kind"] == "ids") else ""
 
 
 def _level(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str, str]) -> int | None:
@@ -136,7 +136,7 @@ def _level(spec: dict[str, Any], salt: str, value: Any, hashes: dict[str, str]) 
             value = int(value)
         except (OverflowError, ValueError):
             return None
-    return 0 if matches(salt, value, hashes, 0) else None
+    return 0 if matches(salt, value, hashes, 0, exact=spec["kind"] == "ids") else None
 
 
 def _agreement(spec: dict[str, Any], salt: str, answer: Any, hashed: dict[str, Any]) -> int:

@@ -41,30 +41,37 @@ def _canonical_float(value: float, decimals: int, significant: bool = False) -> 
     return "0." + "0" * decimals if float(text) == 0 else text  # -0.0000 is 0.0000
 
 
-def _canonical(value: Any, decimals: int, significant: bool = False) -> str:
-    if isinstance(value, str):
-        return "s:" + value.strip().lower()
+def _canonical(value: Any, decimals: int, significant: bool = False, exact: bool = False) -> str:
+    if isinstance(value, str):  # (``exact``: case kept, as for document ids)
+        return "x:" + value.strip() if exact else "s:" + value.strip().lower()
     if isinstance(value, numbers.Integral):
         return f"i:{int(value)}"
     kind = "g:" if significant else "f:"
     return kind + _canonical_float(float(value), decimals, significant)
 
 
-def digest(salt: str, value: Any, decimals: int = 4, significant: bool = False) -> str:
+def digest(
+    salt: str, value: Any, decimals: int = 4, significant: bool = False, exact: bool = False
+) -> str:
     """Salted SHA-256 of ``value`` rounded to ``decimals`` (or to that many ``significant``
-    digits; strings: stripped, lower case).
+    digits; strings: stripped, lower case unless ``exact``).
 
     >>> digest("demo", 0.123449999999) == digest("demo", 0.1234)
     True
     >>> digest("demo", 0.000206951, 4, True) == digest("demo", 0.0002070, 4, True)
     True
     """
-    text = f"coursekit:{salt}:{_canonical(value, decimals, significant)}"
+    text = f"coursekit:{salt}:{_canonical(value, decimals, significant, exact)}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def matches(
-    salt: str, value: Any, hashes: dict[str, str], decimals: int, significant: bool = False
+    salt: str,
+    value: Any,
+    hashes: dict[str, str],
+    decimals: int,
+    significant: bool = False,
+    exact: bool = False,
 ) -> bool:
     """Whether ``value`` rounded to ``decimals`` has the hash ``hashes[decimals]`` (or the
     other rounding of an expected value that lies on a tie, ``hashes[f"{decimals}~"]``: 0.625
@@ -77,7 +84,7 @@ def matches(
         hair = abs(value) * 1e-9 if significant else 1e-9
         near = (value, value - hair, value + hair)
         return any(digest(salt, v, decimals, significant) in expected for v in near)
-    return digest(salt, value, decimals, significant) in expected
+    return digest(salt, value, decimals, significant, exact) in expected
 
 
 def precisions(hashes: dict[str, str]) -> list[int]:
@@ -198,7 +205,7 @@ class Value:
                 if above != below:  # on a tie: both roundings are right
                     hashes[f"{d}~"] = above if above != hashes[str(d)] else below
             return hashes
-        return {"0": digest(salt, value, 0)}
+        return {"0": digest(salt, value, 0, exact=self.kind() == "ids")}  # ids: case kept
 
 
 def _finest(hashed: dict[str, Any]) -> list[str]:
