@@ -211,6 +211,32 @@ def test_09_a_kappa_function_with_one_lists_shares_gets_its_hint():
     assert "assessor 1's label shares only" in message
 
 
+def scott_pi(a, b):
+    n = len(a)
+    p_a = sum(x == y for x, y in zip(a, b, strict=True)) / n
+    both = list(a) + list(b)
+    p_e = sum((both.count(c) / (2 * n)) ** 2 for c in set(both))  # the labels pooled
+    return float("nan") if p_e >= 1 else (p_a - p_e) / (1 - p_e)
+
+
+def kappa_zero_when_undefined(a, b):
+    n = len(a)
+    p_a = sum(x == y for x, y in zip(a, b, strict=True)) / n
+    labels = set(a) | set(b)
+    p_e = sum((list(a).count(c) / n) * (list(b).count(c) / n) for c in labels)
+    return 0.0 if p_e >= 1 else (p_a - p_e) / (1 - p_e)
+
+
+def test_09_the_public_cases_catch_pooled_shares_and_a_0_for_nan():
+    # y y y n y / y n n n y: P(A) = 3/5; Cohen P(E) = 4/5 * 2/5 + 1/5 * 3/5 = 11/25, kappa =
+    # (15/25 - 11/25) / (14/25) = 2/7; pooled shares 6/10 and 4/10: P(E) = 13/25, pi = 1/6.
+    # Both passed the self-check, which then had only equal shares and no "all the same" case
+    pooled = judging.judge_function_here(public_spec(CH09, "q9"), scott_pi)
+    assert "Scott's pi" in pooled
+    zero = judging.judge_function_here(public_spec(CH09, "q9"), kappa_zero_when_undefined)
+    assert zero.startswith("q9: wrong on the case 'edge case: all the same'")
+
+
 # --------------------------------------------------------------------------------------------
 # Chapter 10. rels [1, 0, 1, 1, 0], p = 0.8: RBP = 0.2 (1 + 0.8² + 0.8³) = 0.2 * 2.152 =
 # 0.4304, residual 0.8⁵ = 0.32768. Rank 2 unjudged: 0.2 * 0.8 + 0.32768 = 0.48768.

@@ -124,3 +124,16 @@ def test_the_toggler_legend_covers_no_point_of_the_curve(rels, n):
                 & (xy[:, 1] <= legend.y1)
             )
             assert not inside.any(), (click, line.get_label(), xy[inside])
+
+
+def test_the_assessor_widget_title_stays_inside_the_figure():
+    from coursekit.views.widgets.assessors import AssessorAgreement
+
+    rankings = {"bm25_b0_stem": ["d1", "d2"], "bool_and": ["d2", "d1"]}
+    canvas = AssessorAgreement([1, 0], [0, 1], rankings, ["d1", "d2"])._canvas
+    canvas.canvas.draw()
+    renderer = canvas.canvas.get_renderer()
+    titles = [canvas.ax.title, canvas.ax._left_title, canvas.ax._right_title]
+    for title in (t for t in titles if t.get_text()):
+        box = title.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= canvas.figure.bbox.x1, title.get_text()

@@ -78,6 +78,16 @@ def kappa_one_list(a: list, b: list) -> float:
     return float("nan") if p_e >= 1 else _kappa(p_a, p_e)
 
 
+def scott_pi(a: list, b: list) -> float:
+    """The other slip of q9: P(E) from the two lists' labels pooled (Scott's pi, the chapter's
+    Manning et al. example), not from each list's own shares."""
+    n = len(a)
+    p_a = sum(x == y for x, y in zip(a, b, strict=True)) / n
+    both = list(a) + list(b)
+    p_e = sum((both.count(c) / (2 * n)) ** 2 for c in set(both))
+    return float("nan") if p_e >= 1 else _kappa(p_a, p_e)
+
+
 def _fits(counts, fleiss, ranking, n_rel, n_nonrel) -> bool:
     """Whether data drawn for a student keep every statement of the text true."""
     both_yes, both_no, yes_no, no_yes = counts
@@ -293,14 +303,24 @@ def _questions(counts, fleiss, ranking, n_rel, n_nonrel) -> list:
                     [["y", "y", "n", "n", "y"], ["y", "n", "n", "y", "y"]],
                 ),
                 ("numbers as labels", [[0, 1, 2, 2, 1], [0, 2, 2, 1, 1]]),
+                ("one says yes more often", [["y", "y", "y", "n", "y"], ["y", "n", "n", "n", "y"]]),
                 ("edge case: one label each", [["y", "y"], ["n", "n"]]),
+                ("edge case: all the same", [["y", "y", "y"], ["y", "y", "y"]]),
             ],
             hidden=[
                 ("the exercise's table", [judge1, judge2]),
-                ("edge case: all the same", [["y", "y", "y"], ["y", "y", "y"]]),
+                ("unequal shares, three labels", [[0, 0, 1, 2, 0, 1], [0, 1, 1, 1, 1, 2]]),
             ],
-            hint="P(A) from the matching pairs, P(E) from each list's own label shares",
-            mistakes=[Mistake(kappa_one_list, _one_assessor(1))],
+            hint="P(A) from the matching pairs, P(E) from each list's own label shares; nan "
+            "when P(E) is 1",
+            mistakes=[
+                Mistake(kappa_one_list, _one_assessor(1)),
+                Mistake(
+                    scott_pi,
+                    "P(E) from the two lists' labels pooled (Scott's pi, as in the chapter's "
+                    "Manning et al. example): Cohen's kappa uses each list's own label shares",
+                ),
+            ],
         ),
     ]
 

@@ -99,8 +99,17 @@ def _tau(a: dict[str, float], b: dict[str, float]) -> float:
 
 
 def _order(scores: dict[str, float]) -> str:
-    """The systems best first (ties: by name), joined with '>'."""
-    return " > ".join(sorted(scores, key=lambda s: (-scores[s], s)))
+    """The systems best first, joined with '>', or '=' between two of equal AP (listed by
+    name).
+
+    >>> _order({"b": 0.5, "a": 0.5, "c": 0.9})
+    'c > a = b'
+    """
+    ranked = sorted(scores, key=lambda s: (-scores[s], s))
+    text = ranked[0] if ranked else ""
+    for before, system in zip(ranked[:-1], ranked[1:], strict=True):
+        text += (" = " if scores[system] == scores[before] else " > ") + system
+    return text
 
 
 class AssessorAgreement(Widget):
@@ -335,7 +344,10 @@ class AssessorAgreement(Widget):
         ax.set_xlabel("AP")
         # no legend (redrawn over the data at every change, it would double the cost): the
         # title says which bar is which
-        ax.set_title("AP by system: assessor 1 (upper bar, blue), 2 (lower, orange)", fontsize=9)
+        # (right-aligned: the room the names take on the left is the title's too)
+        ax.set_title(
+            "AP by system: assessor 1 (upper bar, blue), 2 (lower, orange)", fontsize=9, loc="right"
+        )
         ax.grid(alpha=0.3, axis="x")
 
     def show_static(self) -> None:
