@@ -63,20 +63,20 @@ def free_legend_place(canvas: BlitCanvas | None, points: np.ndarray, first: str)
     """The first place of ``first`` then :data:`LEGEND_PLACES` where the legend of ``canvas``'s
     axes (its size as last drawn) covers none of ``points`` (data coordinates, one per row);
     ``first`` when nothing is drawn yet, or when every place covers some point."""
-    ax = None if canvas is None else canvas.ax
-    legend = None if ax is None else ax.get_legend()
-    if legend is None or len(points) == 0:
+    if canvas is None or canvas.legend_box is None or len(points) == 0:
         return first
-    box = legend.get_window_extent(canvas.canvas.get_renderer())
-    box = box.transformed(ax.transAxes.inverted())
-    width, height, pad = box.width + 0.02, box.height + 0.02, 0.01  # (a marker's margin)
+    ax = canvas.ax
+    x0, top, x1, bottom = canvas.legend_box  # (pixels, kept with the frame: no layout here)
+    width = (x1 - x0) / ax.bbox.width + 0.02  # (a marker's margin)
+    height = (bottom - top) / ax.bbox.height + 0.02
+    pad = 0.01
     xy = ax.transLimits.transform(np.asarray(points, dtype=float))  # axes fractions
     for place in (first, *LEGEND_PLACES):
         vertical, _, horizontal = place.partition(" ")
-        x0 = {"left": pad, "right": 1 - pad - width}.get(horizontal, (1 - width) / 2)
-        y0 = {"lower": pad, "upper": 1 - pad - height}.get(vertical, (1 - height) / 2)
-        inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x0 + width)
-        inside &= (xy[:, 1] >= y0) & (xy[:, 1] <= y0 + height)
+        left = {"left": pad, "right": 1 - pad - width}.get(horizontal, (1 - width) / 2)
+        low = {"lower": pad, "upper": 1 - pad - height}.get(vertical, (1 - height) / 2)
+        inside = (xy[:, 0] >= left) & (xy[:, 0] <= left + width)
+        inside &= (xy[:, 1] >= low) & (xy[:, 1] <= low + height)
         if not inside.any():
             return place
     return first

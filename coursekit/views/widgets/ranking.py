@@ -191,15 +191,20 @@ class RelevanceToggler(Widget):
         # the legend where it hides no point of the curve (a place found on the last drawing)
         lines = data()
         points = np.concatenate([np.column_stack(line) for line in lines])
-        for _ in range(2):  # (the first drawing measures the legend, a second may move it)
-            place = free_legend_place(self._canvas, points, "lower left")
+        place = free_legend_place(self._canvas, points, "lower left")
+        for _ in range(2):  # (a first drawing measures the legend, a second may move it)
+            drawn_before = self._canvas
             self._render(
                 lambda ax, at=place: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc=at),
                 key=place,
-                data=data,
+                data=lambda: lines,
             )
-            if free_legend_place(self._canvas, points, place) == place:
+            if self._canvas is drawn_before:  # its legend was measured already
                 break
+            moved = free_legend_place(self._canvas, points, place)
+            if moved == place:
+                break
+            place = moved
         # The figure's message goes before the readout's: the page handles a kernel's messages
         # one after the other, and the figure, the larger one, is what the click waits for.
         self.readout_html.value = table_html(self.values)
