@@ -132,13 +132,7 @@ def interpolate_points(
     >>> interpolate_points([0.5, 1.0], [1.0, 0.5], levels=[0.0, 0.5, 0.6, 1.0]).tolist()
     [1.0, 1.0, 0.5, 0.5]
     """
-    r = _proportions(recalls, "recalls")
-    p = _proportions(precisions, "precisions")
-    if r.shape != p.shape:
-        raise ValueError(
-            "recalls and precisions must have the same length (one point each), "
-            f"got {r.size} and {p.size}"
-        )
+    r, p = _points(recalls, precisions)
     grid = [float(level) for level in _levels(levels)]
     return np.array([p[r >= level - 1e-9].max(initial=0.0) for level in grid])
 
@@ -158,13 +152,7 @@ def interpolated_step(
     >>> [v.tolist() for v in interpolated_step([0.25, 0.5], [0.5, 0.4])]  # recall 1 not reached
     [[0.0, 0.25, 0.5, 1.0], [0.5, 0.5, 0.4, 0.0]]
     """
-    r = _proportions(recalls, "recalls")
-    p = _proportions(precisions, "precisions")
-    if r.shape != p.shape:
-        raise ValueError(
-            "recalls and precisions must have the same length (one point each), "
-            f"got {r.size} and {p.size}"
-        )
+    r, p = _points(recalls, precisions)
     order = np.argsort(r, kind="stable")
     r, p = r[order], p[order]
     best_from = np.maximum.accumulate(p[::-1])[::-1]  # best precision at this recall or more
@@ -175,6 +163,18 @@ def interpolated_step(
     if x[-1] < 1:  # recall 1 never reached: no precision at the higher levels
         x, y = np.r_[x, 1.0], np.r_[y, 0.0]
     return x, y
+
+
+def _points(recalls: Any, precisions: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Printed (recall, precision) points, checked: two lists of proportions, one per point."""
+    r = _proportions(recalls, "recalls")
+    p = _proportions(precisions, "precisions")
+    if r.shape != p.shape:
+        raise ValueError(
+            "recalls and precisions must have the same length (one point each), "
+            f"got {r.size} and {p.size}"
+        )
+    return r, p
 
 
 def _proportions(values: Any, name: str) -> np.ndarray:
