@@ -211,6 +211,16 @@ def test_09_a_kappa_function_with_one_lists_shares_gets_its_hint():
     assert "assessor 1's label shares only" in message
 
 
+def test_08_q9_a_gain_rounded_early_fails_the_self_check():
+    # 100 (0.3341 - 0.3125) / 0.3125 = 6.912: rounded to 1 decimal, 6.9; the other public
+    # cases' gains (5, -25, 0, -100) are whole numbers and could not catch it
+    def rounded(a, b):
+        return round(100 * (a - b) / b, 1)
+
+    message = judging.judge_function_here(public_spec(CH08, "q9"), rounded)
+    assert message.startswith("q9: wrong on the case 'a small gain'")
+
+
 def scott_pi(a, b):
     n = len(a)
     p_a = sum(x == y for x, y in zip(a, b, strict=True)) / n

@@ -216,3 +216,37 @@ def test_public_function_has_a_doctest_and_type_hints(module, name):
     assert signature.return_annotation not in (inspect.Signature.empty, ""), (
         f"{module}.{name}: no return type hint"
     )
+
+
+# --- the grader's container installs what the grader imports --------------------------------
+
+
+def test_the_grader_container_installs_every_package_the_grader_imports():
+    # the image ran `pip install /src` (no extra): nbformat, nbclient and ipykernel were
+    # missing, and the grader failed on import inside the container
+    import ast
+    import importlib.metadata
+
+    if tomllib is None:
+        pytest.skip("reading pyproject.toml needs tomllib (Python >= 3.11) or the tomli package")
+    install = re.search(r'pip install[^\n]*"/src\[(\w+)\]"', (ROOT / "Containerfile").read_text())
+    assert install, "the Containerfile installs coursekit without the extra the grader needs"
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    installed = {
+        parse_requirement(r)[0]
+        for r in project["dependencies"] + project["optional-dependencies"][install[1]]
+    }
+    modules = set()
+    for path in (ROOT / "coursekit" / "grading").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules.add(node.module.split(".")[0])
+    owners = importlib.metadata.packages_distributions()
+    third_party = {m for m in modules if m in owners and m != "coursekit"}
+    needed = {m: owners[m][0].lower().replace("_", "-") for m in third_party}
+    # jupyter_client comes with nbclient and ipykernel; every other one is listed
+    missing = {m: d for m, d in needed.items() if d not in installed | {"jupyter-client"}}
+    assert not missing, f"the grader imports {missing}, which the container does not install"

@@ -137,3 +137,28 @@ def test_the_assessor_widget_title_stays_inside_the_figure():
     for title in (t for t in titles if t.get_text()):
         box = title.get_window_extent(renderer)
         assert 0 <= box.x0 and box.x1 <= canvas.figure.bbox.x1, title.get_text()
+
+
+def _covered(canvas) -> list:
+    """The points of the axes' lines whose marker (4 pixels around it) the legend's box
+    covers (display coordinates)."""
+    canvas.canvas.draw()
+    legend = canvas.ax.get_legend().get_window_extent(canvas.canvas.get_renderer())
+    covered = []
+    for line in canvas.ax.lines:
+        xy = canvas.ax.transData.transform(np.column_stack(line.get_data()))
+        inside = (xy[:, 0] >= legend.x0 - 4) & (xy[:, 0] <= legend.x1 + 4)
+        inside &= (xy[:, 1] >= legend.y0 - 4) & (xy[:, 1] <= legend.y1 + 4)
+        covered += xy[inside].tolist()
+    return covered
+
+
+@pytest.mark.parametrize("gains", [(0,) * 8, (3, 2, 0, 3, 1, 0, 0, 2), (0, 0, 0, 0, 0, 0, 3, 3)])
+def test_the_dcg_legend_covers_no_point_of_the_curves(gains):
+    # "lower right" covered a flat DCG = 0 at the last ranks
+    from coursekit.views.widgets import GradedJudgments
+
+    view = GradedJudgments(gains=gains)
+    assert _covered(view._canvas) == []
+    view.set_grade(1, 3)
+    assert _covered(view._canvas) == []

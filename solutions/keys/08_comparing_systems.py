@@ -211,9 +211,10 @@ def _questions(dropped: list[str], p_values: list[float], effect: float) -> list
                 ("a better system", [0.42, 0.40]),
                 ("a worse system", [0.30, 0.40]),
                 ("equal scores", [0.5, 0.5]),
+                ("a small gain", [0.3341, 0.3125]),  # 6.912 %: not a whole number
                 ("edge case: A scores 0", [0.0, 0.25]),
             ],
-            hidden=[("a small gain", [0.3333, 0.3125]), ("a large gain", [0.9, 0.1])],
+            hidden=[("a large gain", [0.9, 0.1]), ("a loss of a third", [0.2, 0.3])],
             hint="the gain is relative to the second argument, the baseline",
             mistakes=[
                 Mistake(lambda a, b: 100.0 * (a - b) / a, "divide by the baseline b, not by a"),

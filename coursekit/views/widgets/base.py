@@ -27,7 +27,7 @@ import ipywidgets as w
 import numpy as np
 
 from ...validation import check_scalar, describe
-from .canvas import BlitCanvas
+from .canvas import BlitCanvas, free_legend_place
 
 __all__ = [
     "BlitCanvas",
@@ -238,6 +238,22 @@ class Widget:
         if self.image is None:
             self.image = image_widget()
         self.image.value = self._canvas.png(key, draw, data, frame)
+
+    def _render_clear(self, draw, key: tuple, lines: list, first: str = "lower left") -> None:
+        """:meth:`_render` with the legend where it covers no point of ``lines`` (the data of
+        the axes' artists, as ``data`` gives them): ``draw(ax, place)`` draws with the legend
+        at ``place``, found on the frame drawn last, and measured again on a new frame."""
+        points = np.concatenate([np.column_stack(line) for line in lines if line is not None])
+        place = free_legend_place(self._canvas, points, first)
+        for _ in range(2):  # (a first drawing measures the legend, a second may move it)
+            drawn_before = self._canvas
+            self._render(lambda ax, at=place: draw(ax, at), key=(*key, place), data=lambda: lines)
+            if self._canvas is drawn_before:  # its legend was measured already
+                return
+            moved = free_legend_place(self._canvas, points, place)
+            if moved == place:
+                return
+            place = moved
 
     def _state(self) -> dict[str, Any]:
         """The constructor's arguments that rebuild the widget as it is now."""

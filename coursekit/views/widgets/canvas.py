@@ -67,16 +67,16 @@ def free_legend_place(canvas: BlitCanvas | None, points: np.ndarray, first: str)
         return first
     ax = canvas.ax
     x0, top, x1, bottom = canvas.legend_box  # (pixels, kept with the frame: no layout here)
-    width = (x1 - x0) / ax.bbox.width + 0.02  # (a marker's margin)
-    height = (bottom - top) / ax.bbox.height + 0.02
-    pad = 0.01
+    width = (x1 - x0) / ax.bbox.width
+    height = (bottom - top) / ax.bbox.height
+    pad, margin = 0.01, 0.02  # (the legend's distance to the axes; a marker's size)
     xy = ax.transLimits.transform(np.asarray(points, dtype=float))  # axes fractions
     for place in (first, *LEGEND_PLACES):
         vertical, _, horizontal = place.partition(" ")
         left = {"left": pad, "right": 1 - pad - width}.get(horizontal, (1 - width) / 2)
         low = {"lower": pad, "upper": 1 - pad - height}.get(vertical, (1 - height) / 2)
-        inside = (xy[:, 0] >= left) & (xy[:, 0] <= left + width)
-        inside &= (xy[:, 1] >= low) & (xy[:, 1] <= low + height)
+        inside = (xy[:, 0] >= left - margin) & (xy[:, 0] <= left + width + margin)
+        inside &= (xy[:, 1] >= low - margin) & (xy[:, 1] <= low + height + margin)
         if not inside.any():
             return place
     return first

@@ -170,20 +170,18 @@ class GradedJudgments(Widget):
         highest = max([3, *(self.ideal or [])])
         top = nice_limit(float(dcg_curve([highest] * max(len(gains), 1), variant)[-1]))
 
-        def draw(ax):
+        def draw(ax, place):
             plots.gain_curves(
                 curves,
                 ax=ax,
                 title=f"DCG: {VARIANT_LABELS.get(variant, variant)}",
                 ylabel="DCG",
-                legend_loc="lower right",
+                legend_loc=place,
             )
             ax.set_xlim(0.5, len(gains) + 0.5)
             ax.set_ylim(0, top)
 
         ranks = np.arange(1, len(gains) + 1)
-        self._render(
-            draw,
-            key=(variant, top, len(gains)),
-            data=lambda: [(ranks, curves["DCG"]), (ranks, curves["ideal DCG"])],
-        )
+        lines = [(ranks, curves["DCG"]), (ranks, curves["ideal DCG"])]
+        # the legend where it covers no point of the curves (all 0s lie along the bottom)
+        self._render_clear(draw, key=(variant, top, len(gains)), lines=lines, first="lower right")

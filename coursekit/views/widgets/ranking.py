@@ -22,7 +22,6 @@ from ...measures.ranked import (
 from ...validation import as_grades, check_n_relevant, check_positive_int
 from .. import plots
 from .base import Widget, check_in_range, check_position, figure_box, table_html
-from .canvas import free_legend_place
 
 __all__ = ["RelevanceToggler"]
 
@@ -189,22 +188,11 @@ class RelevanceToggler(Widget):
             ]
 
         # the legend where it hides no point of the curve (a place found on the last drawing)
-        lines = data()
-        points = np.concatenate([np.column_stack(line) for line in lines])
-        place = free_legend_place(self._canvas, points, "lower left")
-        for _ in range(2):  # (a first drawing measures the legend, a second may move it)
-            drawn_before = self._canvas
-            self._render(
-                lambda ax, at=place: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc=at),
-                key=place,
-                data=lambda: lines,
-            )
-            if self._canvas is drawn_before:  # its legend was measured already
-                break
-            moved = free_legend_place(self._canvas, points, place)
-            if moved == place:
-                break
-            place = moved
+        self._render_clear(
+            lambda ax, at: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc=at),
+            key=(),
+            lines=data(),
+        )
         # The figure's message goes before the readout's: the page handles a kernel's messages
         # one after the other, and the figure, the larger one, is what the click waits for.
         self.readout_html.value = table_html(self.values)
