@@ -159,6 +159,16 @@ def test_03_q2_ap_and_the_mistakes_it_recognises():
         assert judge_value(spec, value) == "q2: not right yet: " + _hint_of(K03, "q2", words)
 
 
+def test_03_q2_a_far_answer_gets_no_mistake_s_hint():
+    # 0.5722 (AP of a list of 6 relevant) agrees with the tie slip, (1 + 2/3 + 3/5 + 4/7) / 5
+    # = 0.5676, to 2 decimals only: it gets the question's own hint, not the slip's
+    spec = _spec(K03, "03_ap_map", "q2")
+    assert judge_value(spec, 0.5722).startswith("q2: not right yet (hint: ")
+    assert judge_value(spec, (1 + 2 / 3 + 3 / 5 + 4 / 7) / 5) == (
+        "q2: not right yet: " + _hint_of(K03, "q2", "check the tie")
+    )
+
+
 def test_03_q3_the_reported_value_is_the_divisor_slip():
     assert round(sum(TERMS_K1) / 4, 4) == K03.FACTS.reported == 0.7333
     assert K03.QUESTIONS[2].qid == "q3" and K03.QUESTIONS[2].expected == "a"

@@ -160,8 +160,12 @@ def mistake_hint(spec: dict[str, Any], answer: Any) -> str | None:
     if not mistakes:
         return None
     right = _agreement(spec, spec["salt"], answer, spec)
+    # a number must agree with a mistake to 3 decimals or more: to 2, far answers would get a
+    # hint about a slip they did not make (0.5722 took the hint of 0.5714)
+    least = 3 if spec["kind"] in ("float", "floats") else 0
     for j, mistake in enumerate(mistakes):
-        if _agreement(spec, f"{spec['salt']}:mistake{j}", answer, mistake) > right:
+        level = _agreement(spec, f"{spec['salt']}:mistake{j}", answer, mistake)
+        if level > right and level >= least:
             return str(mistake["hint"])
     return None
 
