@@ -160,9 +160,13 @@ def mistake_hint(spec: dict[str, Any], answer: Any) -> str | None:
     if not mistakes:
         return None
     right = _agreement(spec, spec["salt"], answer, spec)
-    # a number must agree with a mistake to 3 decimals or more: to 2, far answers would get a
-    # hint about a slip they did not make (0.5722 took the hint of 0.5714)
-    least = 3 if spec["kind"] in ("float", "floats") else 0
+    # a number written with 3 decimals or more must agree with a mistake to 3: to 2, far
+    # answers would get a hint about a slip they did not make (0.5722 took the hint of 0.5676);
+    # one written with 2 (the mistake rounded, 0.72) may agree to 2
+    least = 0
+    if spec["kind"] in ("float", "floats"):
+        items = answer if isinstance(answer, list) else [answer]
+        least = 3 if min((_decimals_given(v) for v in items), default=0) >= 3 else 2
     for j, mistake in enumerate(mistakes):
         level = _agreement(spec, f"{spec['salt']}:mistake{j}", answer, mistake)
         if level > right and level >= least:
