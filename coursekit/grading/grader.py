@@ -40,7 +40,6 @@ import os
 import shutil
 import signal
 import stat
-import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -218,7 +217,7 @@ def font_cache(folder: Path, options: argparse.Namespace) -> None:
     code = "import matplotlib.font_manager"
     limits = sandbox.Limits(memory_mb=1024, processes=options.processes, wall_seconds=120)
     done = sandbox.run_sandboxed(
-        [sys.executable, "-c", code],
+        [sandbox_fs.PYTHON, "-c", code],
         writable=folder,
         limits=limits,
         env={"MPLCONFIGDIR": str(folder)},

@@ -17,12 +17,11 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import sandbox, sandbox_cgroup, sandbox_disk
+from . import sandbox, sandbox_cgroup, sandbox_disk, sandbox_fs
 from .judging import call_with_copies, compare_outputs, judge_value, reference_function
 from .questions import PASSED, Choice, Function, Value
 from .report import Grade
@@ -91,7 +90,7 @@ async def _run_judge(
     shutil.copyfile(HERE / "judge.py", folder / "judge.py")
     (folder / "request.json").write_text(json.dumps(request), encoding="utf-8")
     seconds = JUDGE_SECONDS * sum(len(f["cases"]) for f in request["functions"]) + 20
-    argv = [sys.executable, "-I", "judge.py", "request.json", "result.json"]
+    argv = [sandbox_fs.PYTHON, "-I", "judge.py", "request.json", "result.json"]
     cgroups = sandbox._no_cgroups
     if limits is not None:
         argv, cgroups = sandbox._build(

@@ -56,7 +56,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -206,7 +205,7 @@ def _build(
             raise ValueError("process_memory_mb must be positive")
         memory = process_memory_mb << 20 if parent else min(memory, process_memory_mb << 20)
     rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0]
-    command += ["--", sys.executable, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
+    command += ["--", sandbox_fs.PYTHON, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
     cgroups = _no_cgroups
     if parent is not None:
         command, cgroups = sandbox_cgroup.wrap(

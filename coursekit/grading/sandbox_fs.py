@@ -19,6 +19,14 @@ from pathlib import Path
 SYSTEM = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives", "fonts")
 PACKAGE = Path(os.path.abspath(__file__)).parents[1]  # coursekit
+# the interpreter that runs every sandboxed command, as an absolute path without ``..``: a
+# grader started as ``../venv/bin/python`` has ``sys.executable`` relative to folders the
+# sandbox does not show. Its folder is resolved (links followed) but not the file itself, which
+# in a virtual environment is a link whose place tells Python where its environment is.
+PYTHON = os.path.join(
+    os.path.realpath(os.path.dirname(os.path.abspath(sys.executable))),
+    os.path.basename(sys.executable),
+)
 # packages of site-packages covered with an empty tmpfs: debugpy, since ipykernel imports its
 # debugger at every kernel start when debugpy can be imported (about 0.08 s of CPU a kernel)
 # and a graded notebook has no debugger to talk to
@@ -35,7 +43,7 @@ def python_paths() -> list[Path]:
     paths.update(site.getsitepackages() if hasattr(site, "getsitepackages") else [])
     paths.update(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))
     found = sorted({Path(os.path.abspath(p)) for p in paths if p and os.path.isdir(p)}, key=str)
-    executable = Path(os.path.realpath(sys.executable))
+    executable = Path(os.path.realpath(PYTHON))
     if not within(executable, found):
         found.append(executable)
     if Path("/") in found:
@@ -120,7 +128,7 @@ def mounts(
 
 
 def environment(env: Mapping[str, str] | None) -> dict[str, str]:
-    bin_dir = os.path.dirname(sys.executable)
+    bin_dir = os.path.dirname(PYTHON)
     values = {
         "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",

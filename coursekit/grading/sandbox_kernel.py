@@ -18,7 +18,6 @@ connection file (ports, HMAC key) is written in ``writable`` too, where the kern
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +26,7 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
-from . import sandbox_cgroup
+from . import sandbox_cgroup, sandbox_fs
 from .sandbox import Limits, _build, _no_cgroups
 
 SOCKET_PATH_MAX = 100  # a unix socket path has at most 107 bytes; the port adds a few
@@ -76,7 +75,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         """ipykernel of this interpreter (whatever the kernelspec says), in the sandbox."""
-        kernel = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file]
+        kernel = [sandbox_fs.PYTHON, "-m", "ipykernel_launcher", "-f", self.connection_file]
         command, cgroups = _build(
             [*kernel, *(extra_arguments or [])],
             writable=self.sandbox_writable,
