@@ -29,6 +29,7 @@ __all__ = [
     "known_measures",
     "PARAM_KINDS",
     "DOC_FAMILIES",
+    "DIVERSITY_FAMILIES",
     "OPTIONS",
     "ranks_in_blocks",
 ]
@@ -105,6 +106,12 @@ def _refuse_options(measure: str, options: dict) -> None:
 #: The families whose per-query function tells an unjudged document from a judged one by its
 #: doc id (``docs``, ``judged_docs``): :func:`coursekit.evaluate` keeps doc codes for them.
 DOC_FAMILIES = frozenset({"Bpref", "infAP"})
+
+#: The diversity measures (ir_measures' names): they need subtopic judgments, so
+#: :func:`coursekit.evaluate_diversity` computes them (and parses their names), not evaluate().
+DIVERSITY_FAMILIES = frozenset(
+    {"alpha_nDCG", "ERR_IA", "nERR_IA", "nDCG_IA", "P_IA", "StRecall", "AP_IA", "NRBP", "nNRBP"}
+)
 
 
 # Each family: its per-query function (rels, n_relevant, judged grades, param) and, side by
@@ -286,7 +293,7 @@ _PARAM_KIND = {"optional": "k", "int": "k", "n_max": "n_max", "level": "level", 
 _DEFAULT_PERSISTENCE = 0.8  # RBP alone is RBP(p=0.8), as in ir_measures
 
 _NAME = re.compile(
-    r"^(?P<family>[A-Za-z]+)(?:\((?P<args>[^()]*)\))?(?:@(?P<param>[0-9]+(?:\.[0-9]+)?))?$"
+    r"^(?P<family>[A-Za-z_]+)(?:\((?P<args>[^()]*)\))?(?:@(?P<param>[0-9]+(?:\.[0-9]+)?))?$"
 )
 _PERSISTENCE = re.compile(r"^\s*p\s*=\s*(?P<p>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$")
 
@@ -327,6 +334,11 @@ def parse_measure(name: str) -> Measure:
     if not isinstance(name, str):
         raise TypeError(f"a measure name is a string such as 'AP' or 'P@10', got {name!r}")
     match = _NAME.match(name.strip())
+    if match and match["family"] in DIVERSITY_FAMILIES:
+        raise ValueError(
+            f"{name!r} is a diversity measure: it needs subtopic judgments, and "
+            f"coursekit.evaluate_diversity(run, subtopic_qrels, [{name!r}]) computes it"
+        )
     if not match or match["family"] not in _FAMILIES:
         close = [f for f in _FAMILIES if match and f.lower() == match["family"].lower()]
         hint = f"did you mean {close[0]!r}?" if close else "no such family"

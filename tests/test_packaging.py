@@ -32,6 +32,8 @@ MEASURE_MODULES = [
     "measures.online",
     "measures.power",
     "measures.simulation",
+    "measures.diversity",
+    "measures.intent_aware",
 ]
 # Entries of environment.yml that are not dependencies of the package.
 NOT_DEPENDENCIES = {"python", "pip"}

@@ -13,7 +13,9 @@
   lists (chapter 09);
 - :mod:`.user`: RBP, ERR; :mod:`.clicks`, :mod:`.interleaving`, :mod:`.online`: click models,
   interleaving, simulated A/B and interleaving experiments; :mod:`.simulation`: the same
-  sessions in bulk (chapter 10).
+  sessions in bulk (chapter 10);
+- :mod:`.diversity`: novelty gains, the greedy ideal ranking, alpha-DCG, alpha-nDCG, ERR-IA,
+  nERR-IA, NRBP, nNRBP; :mod:`.intent_aware`: S-recall, P-IA, AP-IA, nDCG-IA (chapter 11).
 """
 
 from __future__ import annotations
@@ -21,6 +23,17 @@ from __future__ import annotations
 from .agreement import agreement_table, cohen_kappa, fleiss_kappa, rating_table
 from .clicks import cascade_clicks, position_based_clicks
 from .correlation import aligned, kendall_tau, positions, spearman_rho
+from .diversity import (
+    alpha_dcg,
+    alpha_ndcg,
+    err_ia,
+    ideal_diversity_ranking,
+    judged_subtopics,
+    nerr_ia,
+    nnrbp,
+    novelty_gains,
+    nrbp,
+)
 from .graded import (
     VARIANTS,
     cumulative_gain,
@@ -34,6 +47,7 @@ from .graded import (
     normalised_curve,
 )
 from .incomplete import bpref, condensed, infap, judge_incomplete, judgment_counts
+from .intent_aware import ap_ia, ndcg_ia, precision_ia, subtopic_recall
 from .interleaving import (
     balanced_interleave,
     common_prefix,
@@ -87,6 +101,9 @@ __all__ = [
     "accuracy",
     "agreement_table",
     "aligned",
+    "alpha_dcg",
+    "alpha_ndcg",
+    "ap_ia",
     "average_precision",
     "balanced_interleave",
     "bootstrap_ci",
@@ -108,12 +125,14 @@ __all__ = [
     "dz_interval",
     "e_measure",
     "err",
+    "err_ia",
     "f_measure",
     "f_prime",
     "fleiss_kappa",
     "gain_percent",
     "geometric_mean_average_precision",
     "holm",
+    "ideal_diversity_ranking",
     "ideal_gains",
     "infap",
     "interpolate_points",
@@ -121,6 +140,7 @@ __all__ = [
     "interpolated_precision",
     "judge",
     "judge_incomplete",
+    "judged_subtopics",
     "judgment_counts",
     "kendall_tau",
     "mean_average_precision",
@@ -130,13 +150,19 @@ __all__ = [
     "mor_ap_bounds",
     "mor_parts",
     "ndcg",
+    "ndcg_ia",
+    "nerr_ia",
+    "nnrbp",
     "normalised_curve",
+    "novelty_gains",
+    "nrbp",
     "paired_t_test",
     "position_based_clicks",
     "positions",
     "power_paired_t",
     "precision",
     "precision_at",
+    "precision_ia",
     "pres",
     "r_precision",
     "randomization_test",
@@ -150,6 +176,7 @@ __all__ = [
     "simulate_ab",
     "simulate_interleaving",
     "spearman_rho",
+    "subtopic_recall",
     "team_draft_interleave",
     "topic_set_size",
     "wilcoxon_test",

@@ -13,6 +13,9 @@ In memory both are pandas DataFrames (columns ``query_id, doc_id, relevance`` an
 ``query_id, doc_id, rank, score, run``); the nested dicts used by pytrec_eval and ir_measures
 (``{query_id: {doc_id: grade_or_score}}``) are accepted wherever a DataFrame is.
 
+A **diversity qrels** file (TREC Web track) judges each document per subtopic,
+``topic subtopic doc_id grade`` (:mod:`.subtopics`).
+
 Every problem in a file is reported with the file name and line number.
 """
 
@@ -21,21 +24,33 @@ from __future__ import annotations
 from .columns import MAX_GRADE, QRELS_COLUMNS, RUN_COLUMNS, first_repeated
 from .frames import as_qrels_frame, as_run_frame, check_no_duplicates, sort_run
 from .read import read_qrels, read_run
+from .subtopics import (
+    SUBTOPIC_COLUMNS,
+    as_subtopic_qrels_frame,
+    read_subtopic_qrels,
+    subtopic_qrels_to_dict,
+    write_subtopic_qrels,
+)
 from .write import qrels_to_dict, run_to_dict, write_qrels, write_run
 
 __all__ = [
     "MAX_GRADE",
     "QRELS_COLUMNS",
     "RUN_COLUMNS",
+    "SUBTOPIC_COLUMNS",
     "as_qrels_frame",
     "as_run_frame",
+    "as_subtopic_qrels_frame",
     "check_no_duplicates",
     "first_repeated",
     "qrels_to_dict",
     "read_qrels",
     "read_run",
+    "read_subtopic_qrels",
     "run_to_dict",
     "sort_run",
+    "subtopic_qrels_to_dict",
     "write_qrels",
     "write_run",
+    "write_subtopic_qrels",
 ]
