@@ -332,3 +332,51 @@ def test_a_bad_run_column_is_refused_by_row(tmp_path, value, message):
     assert not path.exists()
     ck.write_run(frame, path, run_name="mine")  # a run_name replaces the column
     assert path.read_text().split("\n")[0] == "q Q0 a 1 3.0 mine"
+
+
+# --- line ends: CRLF read, a carriage return alone (an old Mac file) refused ------------------
+
+CR_ONLY = "a carriage return without a line feed: the lines end with a carriage return only"
+
+
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_a_file_whose_lines_end_with_cr_only_is_refused(tmp_path, gzipped):
+    # trec_eval reads it as one line: the run's first document only, the rest ignored
+    def old_mac(name: str, text: str):
+        data = text.replace("\n", "\r").encode()
+        return write_file(tmp_path, name, gzip.compress(data) if gzipped else data)
+
+    run, qrels = old_mac("run.txt", RUN), old_mac("qrels.txt", QRELS)
+    fix = re.escape("convert the line ends, e.g. tr '\\r' '\\n' < run.txt > unix-run.txt")
+    with pytest.raises(ValueError, match=at_line(run, 1) + CR_ONLY + ".*" + fix):
+        ck.read_run(run)
+    with pytest.raises(ValueError, match=at_line(qrels, 1) + CR_ONLY):
+        ck.read_qrels(qrels)
+    with pytest.raises(ValueError, match=at_line(run, 1) + CR_ONLY):
+        ck.evaluate(run, QRELS_D, ["AP"])
+
+
+def test_a_line_ended_by_cr_only_is_found_among_lf_lines(tmp_path, monkeypatch):
+    text = RUN + "q2 Q0 d1 1 3.0 r\rq2 Q0 d2 2 2.0 r\n"  # lines 4 and 5 joined by a CR
+    path = write_file(tmp_path, "run.txt", text)
+    with pytest.raises(ValueError, match=at_line(path, 4) + CR_ONLY):
+        ck.read_run(path)
+    monkeypatch.setattr(read, "_BLOCK", 16)  # blocks of one line or less, and no line feed
+    with pytest.raises(ValueError, match=at_line(path, 4) + CR_ONLY):
+        ck.read_run(path)
+    old_mac = write_file(tmp_path, "mac.txt", (RUN * 20).replace("\n", "\r"))
+    with pytest.raises(ValueError, match=at_line(old_mac, 1) + CR_ONLY):
+        ck.read_run(old_mac)
+
+
+@pytest.mark.parametrize("block", [1 << 25, 16], ids=["one block", "small blocks"])
+def test_crlf_and_harmless_carriage_returns_are_read(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(read, "_BLOCK", block)
+    # CRLF; a CR before CRLF; spaces and a CR at a line's end; a last line ended by CR alone
+    text = "q1 Q0 d1 1 3.0 r\r\nq1 Q0 d2 2 2.0 r\r\r\nq1 Q0 d3 3 1.0 r \r \nq2 Q0 d4 1 5.0 r\r"
+    run = ck.read_run(write_file(tmp_path, "run.txt", text))
+    assert run.query_id.tolist() == ["q1", "q1", "q1", "q2"]
+    assert run.doc_id.tolist() == ["d1", "d2", "d3", "d4"]
+    assert run.score.tolist() == [3.0, 2.0, 1.0, 5.0]
+    qrels = ck.read_qrels(write_file(tmp_path, "qrels.txt", QRELS.replace("\n", "\r\n")))
+    assert qrels.doc_id.tolist() == ["d1", "d3"] and qrels.relevance.tolist() == [1, 2]

@@ -7,13 +7,16 @@ point (``1.0``), gzip-compressed files (``.gz``). What would change the numbers 
 the file and line: a grade that is not an integer or is out of range, a number written in a form
 trec_eval reads differently (``1_0``, ``0x10``, a grade ``1e3``), NaN or infinite numbers, a rank
 beyond 64-bit integers, a NUL byte, bytes that are not UTF-8, an empty file, a document listed
-twice for a query. A damaged gzip file is refused with its name.
+twice for a query, lines ended by a carriage return alone (an old Mac file: trec_eval reads the
+whole file as one line, and evaluates a run's first document only). A damaged gzip file is
+refused with its name.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from typing import Any, NoReturn
@@ -30,6 +33,9 @@ _SPACES = (b"\t", b"\r", b"\x0b", b"\x0c")  # white space to trec_eval, besides 
 _MARKS = (b"\x00", *_SPACES, b"#")  # looked for in each block
 _NOT_FINITE = r"^[+-]?(?i:nan|inf|infinity)$"
 _BOM = b"\xef\xbb\xbf"
+# a carriage return that ends a line without a line feed: text follows it on the same line
+# (spaces aside); a CR before CRLF, or at the end of the file, changes nothing and is read
+_CR_ONLY = re.compile(rb"\r[ \t\x0b\x0c\r]*[^ \t\x0b\x0c\r\n]")
 _MAX_RANK = float(np.nextafter(2.0**63, 0))  # ranks are kept as 64-bit integers
 RUN_LAYOUT = "query_id Q0 doc_id rank score run_name"
 QRELS_LAYOUT = "query_id iteration doc_id grade"
@@ -67,6 +73,8 @@ def _blocks(path: str) -> Iterator[bytes]:
             data = rest + chunk
             if chunk:
                 cut = data.rfind(b"\n") + 1
+                if cut == 0 and _CR_ONLY.search(data):
+                    cut = len(data)  # no line feed: refused by _read, without reading it all
                 data, rest = data[:cut], data[cut:]
             if first and data.startswith(_BOM):
                 data = data[3:]
@@ -161,6 +169,21 @@ def _split(path: PathLike, first_line: int, data: bytes, spec: tuple) -> tuple[l
     return columns, first_line + kept
 
 
+def _carriage_returns(path: str, first_line: int, data: bytes) -> None:
+    """Refuse a block with a line ended by a carriage return alone (looked for only in a
+    block with more CRs than CRLFs: a CRLF file pays two counts of its bytes)."""
+    found = _CR_ONLY.search(data)
+    if found is not None:
+        name = os.path.basename(path)
+        _fail(
+            path,
+            first_line + data.count(b"\n", 0, found.start()),
+            "a carriage return without a line feed: the lines end with a carriage return only "
+            "(an old Mac file), which trec_eval would read as one line; convert the line ends, "
+            f"e.g. tr '\\r' '\\n' < {name} > unix-{name}",
+        )
+
+
 def _read(path: str, n_fields: int, kind: str, layout: str) -> dict:
     """The fields of every line: pyarrow string arrays, and each row's line number."""
     import pyarrow as pa  # imported on first use: ``import coursekit`` stays light
@@ -173,6 +196,8 @@ def _read(path: str, n_fields: int, kind: str, layout: str) -> dict:
         if b"\x00" in found:
             line = first_line + data.count(b"\n", 0, data.find(b"\x00"))
             _fail(path, line, "a NUL byte (trec_eval would end the text there)")
+        if b"\r" in found and data.count(b"\r") != data.count(b"\r\n"):
+            _carriage_returns(path, first_line, data)
         plain = not found.intersection(_SPACES)
         fields = _split_plain(data, n_fields, b"#" in found) if plain else None
         if fields is not None:  # a row a line (no blank line): no need to count line ends
@@ -310,9 +335,10 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     Grades are integers (negative grades mean judged, not relevant); a whole number written
     with a decimal point (``1.0``) is read as the integer. Raises ``ValueError`` naming the
     file and line of a malformed line, a grade that is not an integer (or that trec_eval reads
-    as another one: ``0x10``, ``1e3``) or is out of range, a NUL byte, or a document judged
-    twice for the same query, and for a file with no judgment or a damaged gzip file; and
-    ``TypeError`` for a path that is not a str or os.PathLike.
+    as another one: ``0x10``, ``1e3``) or is out of range, a NUL byte, a line ended by a
+    carriage return alone (an old Mac file), or a document judged twice for the same query,
+    and for a file with no judgment or a damaged gzip file; and ``TypeError`` for a path that
+    is not a str or os.PathLike.
     """
     name = file_name(path)
     fields = _read(name, 4, "qrels", QRELS_LAYOUT)
@@ -336,9 +362,10 @@ def read_run(path: PathLike) -> pd.DataFrame:
     orders each query's documents by score, descending, ties broken by doc id descending.
     Text after the sixth field and ``#`` comment lines are ignored, as trec_eval 10 does.
     Raises ``ValueError`` naming the file and line of a malformed line, a non-numeric rank or
-    score, a NaN or infinite score, a rank beyond 64-bit integers, a NUL byte, or a document
-    retrieved twice for the same query, and for a file with no line or a damaged gzip file;
-    and ``TypeError`` for a path that is not a str or os.PathLike.
+    score, a NaN or infinite score, a rank beyond 64-bit integers, a NUL byte, a line ended by
+    a carriage return alone (an old Mac file), or a document retrieved twice for the same
+    query, and for a file with no line or a damaged gzip file; and ``TypeError`` for a path
+    that is not a str or os.PathLike.
     """
     name = file_name(path)
     fields = _read(name, 6, "run", RUN_LAYOUT)
