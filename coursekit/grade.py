@@ -1,8 +1,9 @@
 """``python -m coursekit.grade SUBMISSIONS --out OUT``: the batch grader's command line.
 
-``python -m coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/`` writes
-per-student variants (:mod:`coursekit.grading.release`). The grader itself is
-:mod:`coursekit.grading.grader`.
+``python -m coursekit.grade secret S`` writes a new secret (mode 0600) and ``python -m
+coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/`` per-student variants
+(:mod:`coursekit.grading.release`). The grader itself is :mod:`coursekit.grading.grader`. (A
+folder of submissions named ``release`` or ``secret`` is given as ``./release``.)
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .grading.release import main as release_main
 
         return release_main(argv[1:])
+    if argv[:1] == ["secret"]:
+        from .grading.release import secret_main
+
+        return secret_main(argv[1:])
     return grade_main(argv)
 
 

@@ -48,7 +48,8 @@ def test_only_out_is_writable_and_there_is_no_network(tmp_path):
     assert _option(command, "--network") == ["none"]
     assert "--read-only" in command
     engine = command[: command.index(container.IMAGE)]
-    assert _option(engine, "--memory") == [f"{1000 * 2 + 1024}m"]  # two kernels, the grader
+    # two kernels with their grading workers (256 MB each), and the grader
+    assert _option(engine, "--memory") == [f"{(1000 + 256) * 2 + 1024}m"]
     assert set(_option(command, "--security-opt")) == {"seccomp=unconfined", "apparmor=unconfined"}
     assert _option(command, "--user") == [f"{os.getuid()}:{os.getgid()}"]
     after = command[command.index(container.IMAGE) + 1 :]

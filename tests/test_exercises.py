@@ -449,10 +449,10 @@ def test_a_failing_case_prints_its_label_input_and_hint_never_the_expected_value
         "documents)"
     )
     assert "0.833" not in message
-    # the grader shows the inputs of public cases, not those of hidden ones
+    # the grader shows the inputs of public cases, not those of hidden ones, nor their outputs
     text = judging.compare_outputs("q", [("hidden: big", 1.0, 2.0)], "h", [None])
-    assert text == "q: wrong on the case 'hidden: big': your function returned 1.0, which is " + (
-        "not the expected value (hint: h)"
+    assert text == "q: wrong on the case 'hidden: big': your function returned a value (not " + (
+        "shown: a hidden case) that is not the expected value (hint: h)"
     )
 
 

@@ -81,8 +81,8 @@ def test_key_03_holds_the_data_of_the_notebook():
     assert data["system_y"] == K03.PUBLIC["system_y"]
     assert data["reported_ap_k1"] == K03.FACTS.reported  # q3's printed value
     text = _markdown("03_ap_map")
-    for letter, (n, found, ap) in K03.PRINTED_ROWS.items():  # q8's table
-        assert f"| {letter} | {n} | {found} | {ap:.2f} |" in text
+    for label, (n, found, ap) in zip("XY", K03.PRINTED_ROWS.values(), strict=True):  # q8's table
+        assert f"| {label} | {n} | {found} | {ap:.2f} |" in text
 
 
 def test_key_05_holds_the_data_of_the_notebook():
@@ -336,7 +336,9 @@ def test_05_variants_keep_the_text_true():
     source, _ = K05.generate(np.random.default_rng(5))
     data: dict = {}
     exec(source, data)
-    assert sorted(data["qrels"].values()) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3]
+    grades = list(data["qrels"].values())  # 13 judged: 1-3 of grade 3, 1-4 of grades 2 and 1
+    assert len(grades) == 13 and 1 <= grades.count(3) <= 3
+    assert 1 <= grades.count(2) <= 4 and 1 <= grades.count(1) <= 4
     assert {"t14", "t15"} <= set(data["run_a"]) and len(set(data["run_a"])) == 10
     assert set(data["run_b"]) <= set(data["qrels"]) and len(set(data["run_b"])) == 10
     first, second = (data["qrels"][d] for d in data["run_b"][:2])

@@ -7,6 +7,7 @@ skipped, unless COURSEKIT_REQUIRE_SANDBOX=1 (CI), which makes them fail instead.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -19,8 +20,9 @@ from pathlib import Path
 import pytest
 
 import coursekit
-from coursekit.grading import sandbox_cgroup
+from coursekit.grading import sandbox_cgroup, sandbox_disk
 from coursekit.grading.sandbox import (
+    OPEN_FILES,
     Limits,
     _build,
     enforcement,
@@ -467,3 +469,188 @@ def test_cgroup_v1_setup(tmp_path: Path) -> None:
     made_memory, made_pids = run_setup(parent)
     assert (made_memory / "memory.limit_in_bytes").read_text() == f"{256 << 20}\n"
     assert (made_pids / "pids.max").read_text() == "10\n"
+
+
+# --------------------------------------------------------------------------------------------
+# The disk limit: files deleted but held open, the open-file limit, the free space
+
+HOLDER = r"""
+import mmap, os, sys, time
+def blocks(fd):
+    return os.fstat(fd).st_blocks * 512
+gone = open("gone", "wb")  # deleted, held open: counted
+os.unlink("gone")
+gone.write(b"g" * (20 << 20))
+gone.flush()
+kept = open("kept", "wb")  # linked, held open: counted once, by the folder
+kept.write(b"k" * (5 << 20))
+kept.flush()
+twice = open("two", "wb")  # one name deleted, the other kept: counted once, by the folder
+twice.write(b"t" * (3 << 20))
+twice.flush()
+os.link("two", "two-b")
+os.unlink("two")
+memory = os.memfd_create("m")  # memory, not the folder's disk: not counted
+os.write(memory, b"m" * (4 << 20))
+mapped = open("mapped", "w+b")  # deleted, only mapped (no descriptor): counted as root
+mapped.truncate(6 << 20)
+view = mmap.mmap(mapped.fileno(), 6 << 20)
+view[:] = b"v" * (6 << 20)
+view.flush()
+sizes = [blocks(gone.fileno()), blocks(mapped.fileno())]
+mapped.close()
+os.unlink("mapped")
+for n in os.listdir("/proc/self/fd"):  # the mmap module's own copy of the descriptor
+    try:
+        if os.readlink(f"/proc/self/fd/{n}").endswith("mapped (deleted)"):
+            os.close(int(n))
+    except OSError:
+        pass
+print(*sizes, flush=True)
+time.sleep(60)
+"""
+
+
+def test_deleted_files_held_open_are_counted_once(tmp_path: Path) -> None:
+    folder = tmp_path / "box"
+    folder.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER], cwd=folder, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        gone, mapped = map(int, holder.stdout.readline().split())
+        assert gone >= 20 << 20 and mapped >= 6 << 20
+        expected = gone + (mapped if os.geteuid() == 0 else 0)  # map_files: root only
+        assert holder.pid in sandbox_disk.processes(holder.pid)
+        assert sandbox_disk.held(sandbox_disk.processes(holder.pid), folder) == expected
+        names = sorted(p.name for p in folder.iterdir())
+        assert names == ["kept", "two-b"]
+        linked = sum(os.lstat(folder / name).st_blocks * 512 for name in names)
+        assert sandbox_disk.usage(folder)[0] == linked
+        assert sandbox_disk.over(folder, 20 << 20) is None  # the folder alone: 8 MB
+        reason = sandbox_disk.over(folder, 20 << 20, root=holder.pid)
+        held = f"{expected >> 20} MB of it in files deleted but held open"
+        assert reason == f"more than 20 MB ({held})"
+        assert sandbox_disk.over(folder, 64 << 20, root=holder.pid) is None
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@needs_sandbox
+def test_processes_are_found_by_cgroup_or_by_descent(
+    box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a daemon of the sandbox (double fork, new session) is one of its processes either way
+    token = f"{uuid.uuid4().int % 1000}.{uuid.uuid4().int % 1000:03d}7"
+    code = (
+        "import os, subprocess, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    subprocess.Popen(['sleep', sys.argv[1]])\n"
+        "    os._exit(0)\n"
+        "time.sleep(60)\n"
+    )
+    command, cgroups = _build([sys.executable, "-c", code, token], writable=box, limits=Limits())
+    process = subprocess.Popen(command)
+    try:
+        for _ in range(500):
+            if host_sleeps(token):
+                break
+            time.sleep(0.01)
+        (sleeper,) = host_sleeps(token)
+        if sandbox_cgroup.cgroup_parent() is not None:
+            assert sleeper in sandbox_cgroup.members(process.pid)
+        assert sleeper in sandbox_disk.processes(process.pid)
+        monkeypatch.setattr(sandbox_cgroup, "members", lambda pid: [])
+        assert sleeper in sandbox_disk.processes(process.pid)
+        assert os.getpid() not in sandbox_disk.processes(process.pid)
+    finally:
+        process.kill()
+        process.wait()
+        sandbox_cgroup.remove(cgroups(process.pid))
+
+
+@needs_sandbox
+def test_the_watch_stops_a_sandbox_holding_deleted_files(box: Path) -> None:
+    code = (
+        "import os, time\n"
+        "held = []\n"
+        "for i in range(3):\n"
+        "    f = open(f'f{i}', 'wb')\n"
+        "    os.unlink(f'f{i}')\n"
+        "    f.write(b'x' * (10 << 20))\n"
+        "    f.flush()\n"
+        "    held.append(f)\n"
+        "time.sleep(60)\n"
+    )
+    command, cgroups = _build([sys.executable, "-c", code], writable=box, limits=Limits())
+    process = subprocess.Popen(command)
+    reasons: list[str] = []
+
+    def stop(reason: str) -> None:
+        reasons.append(reason)
+        process.kill()
+
+    watch = sandbox_disk.watch(box, 16 << 20, stop, period=0.05, root=lambda: process.pid)
+    try:
+        asyncio.run(asyncio.wait_for(watch, 30))
+    finally:
+        process.kill()
+        process.wait()
+        sandbox_cgroup.remove(cgroups(process.pid))
+    assert len(reasons) == 1 and reasons[0].startswith("more than 16 MB ("), reasons
+    assert "of it in files deleted but held open" in reasons[0]
+    assert list(box.iterdir()) == []
+
+
+@needs_sandbox
+def test_open_files_are_limited(box: Path) -> None:
+    code = """
+import resource
+held = []
+try:
+    while len(held) < 1000:
+        held.append(open(f"f{len(held)}", "wb"))
+except OSError as error:
+    print(resource.getrlimit(resource.RLIMIT_NOFILE)[1], len(held), error.errno)
+"""
+    done = run(code, box)
+    hard, opened, errno = map(int, done.stdout.split())
+    assert hard == OPEN_FILES == 256
+    assert OPEN_FILES - 10 < opened < OPEN_FILES and errno == 24  # EMFILE; stdin, stdout, stderr
+    assert f"{OPEN_FILES} open per process (RLIMIT_NOFILE)" in Limits().describe()
+
+
+class _Statvfs:
+    def __init__(self, free_blocks: int) -> None:
+        self.f_bavail, self.f_frsize = free_blocks, 4096
+
+
+@pytest.mark.parametrize(("free_mb", "need_mb"), [(100, 64), (319, 64), (320, 64), (900, 512)])
+def test_free_space_problem(monkeypatch: pytest.MonkeyPatch, free_mb: int, need_mb: int) -> None:
+    asked = []
+
+    def statvfs(path):
+        asked.append(path)
+        return _Statvfs(free_mb * 256)
+
+    monkeypatch.setattr(sandbox_disk.os, "statvfs", statvfs)
+    need = sandbox_disk.space_needed(need_mb)
+    assert need == (need_mb + 256) << 20
+    problem = sandbox_disk.free_space_problem(Path("/grading"), need)
+    assert asked == [Path("/grading")]
+    if free_mb >= need_mb + 256:
+        assert problem is None
+    else:
+        assert problem.startswith(
+            f"the disk holding the grader's temporary folder (/grading) has only {free_mb} MB "
+            f"free; a submission needs {need_mb + 256} MB"
+        ), problem
+
+
+def test_free_space_problem_refuses_bad_needs() -> None:
+    with pytest.raises(ValueError, match="need_bytes must be at least 0, got -1"):
+        sandbox_disk.free_space_problem(Path("."), -1)
+    with pytest.raises(TypeError, match="need_bytes must be an int, got str"):
+        sandbox_disk.free_space_problem(Path("."), "1")

@@ -8,7 +8,9 @@
 - ``exercises/NN_topic.ipynb``: the solution with every block between ``# BEGIN SOLUTION`` and
   ``# END SOLUTION`` (``<!-- BEGIN SOLUTION -->`` / ``<!-- END SOLUTION -->`` in markdown)
   replaced by a placeholder, outputs cleared, each code cell tagged ``nbval-ignore-output``
-  (nbval runs it as a student gets it: no cell may fail);
+  (nbval runs it as a student gets it: no cell may fail), each question's markdown cell marked
+  in its metadata (``"coursekit": {"role": "question", "qid": "q8"}``: where a release finds
+  a choice's options to put in the student's order);
 - ``coursekit/data/exercises/checks.json``: the public form of every question (hashes).
 
 Placeholders are derived from the solution: ``name = ...`` for each assignment, the signature
@@ -52,6 +54,8 @@ MD_PLACEHOLDER = "*Write your answer here.*"
 NBVAL_IGNORE_OUTPUT = "nbval-ignore-output"  # exercises are run by nbval, not compared
 CHECK_IMPORT = "from coursekit.grading import check"
 SETUP_IMPORT = "from coursekit.grading import check, start"
+#: A question's markdown cell starts with its bold id: ``**q8.``, ``**q10 (2 points).**``.
+QUESTION = re.compile(r"\*\*(q\d+)\b")
 
 
 def load_key_module(path: Path) -> ModuleType:
@@ -202,7 +206,9 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
             )
         elif cell.cell_type == "markdown":
             source = _strip(cell.source, MD_BEGIN, MD_END, lambda _: MD_PLACEHOLDER, where)
-            notebook.cells.append(nbformat.v4.new_markdown_cell(source))
+            asked = QUESTION.match(source)  # a question's text: a release finds its options here
+            role = {"coursekit": {"role": "question", "qid": asked[1]}} if asked else {}
+            notebook.cells.append(nbformat.v4.new_markdown_cell(source, metadata=role))
         else:
             notebook.cells.append(nbformat.v4.new_raw_cell(cell.source))
     for index, cell in enumerate(notebook.cells):

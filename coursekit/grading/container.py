@@ -38,6 +38,7 @@ PLAIN_OPTIONS = (
     "disk",
     "max_notebook_mb",
     "submission_timeout",
+    "max_message_mb",
 )
 
 
@@ -80,7 +81,8 @@ def command(
     if unknown:
         raise ValueError(f"options not passed to a container: {', '.join(sorted(unknown))}")
     jobs = max(1, options.get("jobs", 1))
-    memory_mb = options.get("memory", 2048) * jobs + 1024
+    # each job: the kernel's limit, and its grading worker (about 210 MB resident, measured)
+    memory_mb = (options.get("memory", 2048) + 256) * jobs + 1024
     tmp_mb = options.get("disk", 256) * jobs + 512  # the submissions' folders live in /tmp
     run = [engine, "run", "--rm", "--network", "none", "--read-only", "--env", "HOME=/tmp"]
     run += ["--tmpfs", f"/tmp:rw,exec,size={tmp_mb}m", "--memory", f"{memory_mb}m"]

@@ -14,9 +14,18 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import container, sandbox
+from . import container, sandbox, sandbox_disk
 from .grader import UNSAFE_WARNING, Interrupted, grade_folder, limits_of
 from .intake import MAX_NOTEBOOK_MB
+from .kernel_channels import MAX_MESSAGE_MB
+
+DISK_FULL = f"not graded: {sandbox_disk.FULL_DISK}"  # the rows of a run stopped by a full disk
+
+# The least --memory a kernel can run in. An ipykernel in the sandbox running chapter 01's
+# solution peaks at 725 MB of address space (VmPeak, which RLIMIT_AS limits; 58 MB resident);
+# with --memory 640 it dies before it listens on its sockets, with 768 it scores full marks
+# (measured). Other chapters need more: up to 2023 MB of address space (chapter 03).
+MIN_MEMORY_MB = 768
 
 
 def _default_keys() -> str:
@@ -40,7 +49,7 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=2048,
         help="memory limit of a notebook's kernel and every process it starts, in MB "
-        "(default 2048)",
+        f"(default 2048, at least {MIN_MEMORY_MB})",
     )
     p.add_argument(
         "--processes",
@@ -67,6 +76,13 @@ def parser() -> argparse.ArgumentParser:
         default=0,
         help="seconds for reading, running and judging one submission (default: --timeout + 120)",
     )
+    p.add_argument(
+        "--max-message-mb",
+        type=int,
+        default=MAX_MESSAGE_MB,
+        help="largest message frame taken from a notebook's kernel; a larger one stops the "
+        f"notebook (default {MAX_MESSAGE_MB})",
+    )
     p.add_argument("--judge-memory", type=int, default=1024, help=argparse.SUPPRESS)
     p.add_argument(
         "--keys",
@@ -77,6 +93,13 @@ def parser() -> argparse.ArgumentParser:
         "--secret-file", help="graded variants: the secret given to `release` (with --roster)"
     )
     p.add_argument("--roster", help="graded variants: the CSV of students given to `release`")
+    p.add_argument(
+        "--id-from",
+        metavar="RULE",
+        help="with --roster, whose a submission is: 'folder' (default: SUBMISSIONS/<id>/...), "
+        "'name:REGEX' (its one group, searched in the path under SUBMISSIONS) or "
+        "'map:FILE.csv' (columns: submission path or file name, student id)",
+    )
     p.add_argument(
         "--variants",
         default=str(Path.cwd() / "solutions" / "variants"),
@@ -112,8 +135,15 @@ def in_container(options: argparse.Namespace) -> int:
     if options.unsafe_no_sandbox:
         print("error: --container and --unsafe-no-sandbox exclude each other", file=sys.stderr)
         return 2
+    if getattr(options, "id_from", None) not in (None, "folder"):
+        print(
+            "error: --id-from is not passed into a container: lay the submissions out as "
+            "SUBMISSIONS/<id>/... (the default rule), or grade without --container",
+            file=sys.stderr,
+        )
+        return 2
     out = Path(options.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(mode=0o700, parents=True, exist_ok=True)
     plain = {name: getattr(options, name) for name in container.PLAIN_OPTIONS}
     if not plain["submission_timeout"]:
         del plain["submission_timeout"]
@@ -149,10 +179,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser().parse_args(argv)
     honour_stop_signals()
     names = ("jobs", "timeout", "cell_timeout", "memory", "processes", "disk", "max_notebook_mb")
-    for name in names:
+    for name in (*names, "max_message_mb"):
         if getattr(options, name) <= 0:
             print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
             return 2
+    if options.memory < MIN_MEMORY_MB:
+        print(
+            f"error: --memory {options.memory} is below what a notebook's kernel needs to start "
+            f"and run: at least {MIN_MEMORY_MB} MB (2048 for every chapter)",
+            file=sys.stderr,
+        )
+        return 2
     if options.container:
         return in_container(options)
     if options.unsafe_no_sandbox:
@@ -182,10 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         suffix = f"  ({g.error})" if g.error else ""
         print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
     print(f"{len(grades)} submissions graded; see {Path(options.out) / 'grades.csv'}")
-    if options.container:
-        return in_container(options)
     if options.unsafe_no_sandbox:
         print(UNSAFE_WARNING)
+    full = next((g.error for g in grades if g.error.startswith(DISK_FULL)), "")
+    if full:  # grades.csv is complete, but some submissions were not graded
+        print(f"error: grading stopped: {full}", file=sys.stderr)
+        return 3
     return 0
 
 

@@ -8,12 +8,15 @@ notebook can see and write; the answer keys, SUBMISSIONS, OUT, the other submiss
 grader's home are not in it) under a per-cell and a whole-notebook time limit, a memory limit
 for the whole process tree and a process limit. The submission itself is never modified.
 While it runs, each ``check(...)`` call records the student's answer in that folder; the
-answers are then judged *here*, in the grader's process, against the lecturer's answer key
+answers are then judged outside the sandbox, by the grader's code, against the lecturer's key
 (``solutions/keys/NN_topic.py``; ``--keys`` to use another folder): values by the same code as
 the students' self-check, functions by running them on the key's public and hidden inputs in
 another sandbox without coursekit (:mod:`coursekit.grading.judge`) and comparing with
 coursekit (:mod:`coursekit.grading.marking`). Nothing the notebook prints or changes in its
 kernel or its folder can change how it is judged, and nothing of it outlives its sandbox.
+Each submission is read, run and judged in a process of its own (:mod:`.isolation`,
+:mod:`.worker`), under its own memory limit: what a kernel sends can grow, block or kill that
+process only, and its death is that submission's error.
 
 Without a usable sandbox (no bubblewrap) the grader refuses to run, unless given
 ``--unsafe-no-sandbox``: then notebooks run with the grader's rights (a warning says so).
@@ -48,10 +51,13 @@ from typing import Any
 from . import sandbox, sandbox_fs
 from .build import load_key
 from .intake import chapter_of, find_submissions, parse_notebook, read_submission
+from .integrity import recorded, write_report
+from .isolation import grade_in_worker
 from .marking import mark, read_answers
+from .ownership import flag_duplicates
 from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, grades_csv, keep_previous, write, write_feedback
-from .variants import Personal
+from .variants import Personal, questions_for
 
 UNSAFE_WARNING = (
     "WARNING: --unsafe-no-sandbox: the notebooks and the students' functions run with YOUR "
@@ -143,9 +149,8 @@ async def _grade_in(
         notebook = await asyncio.to_thread(parse_notebook, data)
         grade.chapter = chapter_of(notebook, name, keys)
         questions = keys[grade.chapter]
-        personal = getattr(options, "personal", None)
-        if personal is not None:
-            questions, grade.notes = personal.key_for(notebook, name, grade.chapter, questions)
+        personal = getattr(options, "personal", None)  # None: a variant is not graded
+        questions, grade.notes = questions_for(personal, notebook, name, grade.chapter, questions)
     except ValueError as error:
         return _not_graded(grade, keys, str(error))
     limits = limits_of(options)
@@ -166,8 +171,10 @@ async def _grade_in(
         options.timeout,
         options.memory,
         limits=limits,
+        max_message_mb=getattr(options, "max_message_mb", None),
     )
     answers, notes = read_answers(folder, ANSWERS, grade.chapter)
+    grade.answers = recorded(answers, questions)  # for integrity.csv, not for the feedback
     grade.notes += notes
     truncated = any("cap" in note for note in notes)
     await mark(grade, questions, answers, work, options.judge_memory, limits, truncated)
@@ -206,6 +213,18 @@ async def grade_one(
         )
     finally:
         remove_tree(work)
+
+
+async def grade_apart(
+    path: Path, name: str, keys: Mapping[str, Any], options: argparse.Namespace, work: Path
+) -> Grade:
+    """:func:`grade_one` in a process of its own (:mod:`.isolation`): what a notebook sends
+    can grow, block or kill that process only; its death is this submission's error."""
+    try:
+        result = await grade_in_worker(path, name, work, options, budget(options))
+    finally:
+        remove_tree(work)
+    return _not_graded(Grade(name), keys, result) if isinstance(result, str) else result
 
 
 def font_cache(folder: Path, options: argparse.Namespace) -> None:
@@ -276,7 +295,10 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
             Path(options.variants),
             list(keys),
             keys_dir,  # the keys' generate(rng) first, then --variants
+            getattr(options, "id_from", None),  # whose a submission is (ownership.IdRule)
         )
+    elif getattr(options, "id_from", None):
+        raise ValueError("--id-from says whose a submission is on the roster: give --roster")
     found = find_submissions(submissions)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
@@ -289,10 +311,19 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
         except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
             pass
 
+        full: list[str] = []  # why the disk took no more submissions: the rest is not graded
+
         async def one(index: int, path: Path, name: str) -> Grade:
             async with slots:
+                from .sandbox_disk import free_space_problem, space_needed
+
+                need = space_needed(getattr(options, "disk", sandbox.Limits.disk_mb))
+                full.extend([] if full else filter(None, [free_space_problem(top, need)]))
                 try:
-                    grade = await grade_one(path, name, keys, options, top / f"{index:05d}")
+                    if full:
+                        grade = _not_graded(Grade(name), keys, f"not graded: {full[0]}")
+                    else:
+                        grade = await grade_apart(path, name, keys, options, top / f"{index:05d}")
                 except Exception as error:  # noqa: BLE001 - one submission never stops the rest
                     grade = Grade(name, error=f"grader error: {type(error).__name__}: {error}")
             write_feedback(grade, out)
@@ -309,7 +340,10 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
         grades = asyncio.run(all_submissions())
     finally:
         remove_tree(top)
+    for flagged in flag_duplicates(grades, found, getattr(options, "personal", None)):
+        write_feedback(flagged, out)  # "2 submissions for <id>, ch NN": in both rows
     text = grades_csv(grades, keys)
     keep_previous(out / "grades.csv", text)
     write(out / "grades.csv", text)
+    write_report(grades, out, keys, getattr(options, "personal", None), keys_dir)  # copies
     return grades

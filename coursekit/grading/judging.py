@@ -21,16 +21,17 @@ A common mistake's value gives its hint (never the expected value):
 
 from __future__ import annotations
 
-import importlib
-import json
+import builtins
 import math
 import numbers
+import re
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..validation import describe, fits_a_float
-from .portable import portable_copy, uses_coursekit
+from . import portable
+from .portable import call_with_copies, reference_function
 from .questions import DECIMALS, PASSED, TOLERANCE, matches, output_digest, precisions
 
 # --------------------------------------------------------------------------------------------
@@ -283,23 +284,46 @@ def compare_outputs(
 ) -> str:
     """Judge a function from ``(label, got, expected)`` triples; ``got`` may be an exception
     message (a string starting with ``"raised "``) when the function failed. The message of a
-    failing case names its label, its input (``inputs[i]``, unless None: a hidden case) and
-    the question's ``hint`` — or the hint of the common mistake (the ``spec``'s ``mistakes``)
-    whose output the function gave — never the expected value."""
+    failing case names its label, its input (``inputs[i]``) and the question's ``hint`` — or
+    the hint of the common mistake (the ``spec``'s ``mistakes``) whose output the function
+    gave — never the expected value. A hidden case (``inputs[i]`` is None) shows its label
+    only: not its input, nor what the function returned, nor an exception's text (the function
+    saw the input: it can write it into them), only a built-in exception's type."""
     for i, (label, got, expected) in enumerate(results):
         tip = _output_mistake(spec or {}, i, got) or (f" (hint: {hint})" if hint else "")
+        hidden = inputs is not None and i < len(inputs) and inputs[i] is None
         args = inputs[i] if inputs is not None and i < len(inputs) else None
         case = f"on the case '{label}'" + ("" if args is None else f" (input: {_args(args)})")
         if isinstance(got, str) and got.startswith("raised NotImplementedError"):
             return f"{qid}: not answered yet: write the function's body"
         if isinstance(got, str) and got.startswith("raised "):
-            return f"{qid}: {case} your function {got}{tip}"
+            return f"{qid}: {case} your function {_hidden_error(got) if hidden else got}{tip}"
         if not _close(got, expected):
+            said = "a value (not shown: a hidden case) that" if hidden else f"{_short(got)}, which"
             return (
-                f"{qid}: wrong {case}: your function returned {_short(got)}, which is not the "
-                f"expected value{tip}"
+                f"{qid}: wrong {case}: your function returned {said} is not the expected value{tip}"
             )
     return f"{qid}: {PASSED}"
+
+
+#: What the judge itself says of an output (no text of the function's in it)
+_JUDGE_SAYS = re.compile(
+    r"raised (TimeoutError: ran longer than [0-9.]+ s|OverflowError: returned a whole number "
+    r"too large to compare|ValueError: returned a text of over 10,000 characters)"
+)
+
+
+def _hidden_error(got: str) -> str:
+    """``raised ...`` of a hidden case without the function's text: the judge's own words,
+    or the type of a built-in exception (a class of the function's own can be named after
+    its input)."""
+    if _JUDGE_SAYS.fullmatch(got):
+        return got
+    name = got[len("raised ") :].partition(":")[0].strip()
+    kind = getattr(builtins, name, None)
+    if isinstance(kind, type) and issubclass(kind, BaseException):
+        return f"raised {name} (the text of an error on a hidden case is not shown)"
+    return "raised an exception of its own class (not shown on a hidden case)"
 
 
 def _output_mistake(spec: dict[str, Any], case: int, got: Any) -> str:
@@ -318,24 +342,6 @@ def _args(args: Sequence[Any]) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def reference_function(path: str) -> Callable[..., Any]:
-    """The coursekit function named ``"module:function"``."""
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def call_with_copies(func: Callable[..., Any], args: Sequence[Any]) -> Any:
-    try:
-        return as_plain(func(*_fresh(args)))
-    except Exception as error:  # the student's function may raise anything
-        return f"raised {type(error).__name__}: {str(error)[:80]}"
-
-
-def _fresh(args: Sequence[Any]) -> list[Any]:
-    """A deep copy of the JSON arguments, so that a function mutating them harms no one."""
-    return json.loads(json.dumps(list(args)))
-
-
 def judge_function_here(
     spec: dict[str, Any], func: Any, cases: Sequence[tuple[str, Sequence[Any]]] | None = None
 ) -> str:
@@ -345,13 +351,17 @@ def judge_function_here(
         return f"{qid}: not answered yet: write the function"
     if not callable(func):
         return f"{qid}: expected the function {spec['name']} itself, got {type(func).__name__}"
-    used = uses_coursekit(func)
+    used = portable.uses_coursekit(func)
     if used:
         return f"{qid}: write it without coursekit (it uses {used})"
+    allowed = spec.get("allowed", portable.DEFAULT_ALLOWED)
+    refused = portable.refused_library(func, allowed)
+    if refused:
+        return portable.library_message(qid, refused, allowed)
     if isinstance(func, types.FunctionType):
         # judge what the grader will run: the function rebuilt from its source
         try:
-            func = portable_copy(func)
+            func = portable.portable_copy(func)
         except ValueError as error:
             return f"{qid}: {error}"
     reference = reference_function(spec["reference"])

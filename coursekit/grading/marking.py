@@ -5,13 +5,23 @@ read without following links, at most ``MAX_LOG_BYTES``, and a log over the cap 
 feedback. Values are judged here, each question on its own (an answer that breaks the judging,
 ``inf``, ``nan``, ``10**400``, costs that question only, with the reason). Functions are run by
 :mod:`coursekit.grading.judge` in a sandbox without coursekit (``hide_coursekit``) whose only
-writable folder is a fresh one holding a copy of ``judge.py``; their outputs are compared here
-with coursekit's.
+writable folder is a fresh one holding a copy of ``judge.py``: the request goes to its stdin,
+the outputs come from its stdout (at most ``MAX_RESULT_BYTES``), and are compared here with
+coursekit's.
+
+Nothing of a hidden case reaches the student: the public cases are run in one judge, and the
+hidden ones, only for functions that pass every public case, in another (so a judge whose
+outputs are shown in full never holds a hidden input); the feedback on a hidden case names its
+label, never its input, the value returned or an exception's text
+(:func:`~coursekit.grading.judging.compare_outputs`). A function importing a package its
+question does not allow (``Function.allowed``; the judge refuses it) gets no points and a
+message naming the package.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import shutil
@@ -19,10 +29,11 @@ import signal
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import sandbox, sandbox_cgroup, sandbox_disk, sandbox_fs
-from .judging import call_with_copies, compare_outputs, judge_value, reference_function
+from .judging import compare_outputs, judge_value
+from .portable import STDLIB, call_with_copies, library_message, reference_function
 from .questions import PASSED, Choice, Function, Value
 from .report import Grade
 
@@ -66,20 +77,55 @@ def read_answers(
     return answers, notes
 
 
-def _request(pending: list[tuple[Function, dict[str, Any]]], memory_mb: int) -> dict[str, Any]:
+Pending = list[tuple[Function, dict[str, Any]]]
+
+
+class Judged(NamedTuple):
+    """What a judge says of one function: its outputs on the cases it was given, and the
+    package it imported against its question's policy ('' if none)."""
+
+    outputs: list[Any]
+    refused: str
+
+
+def _request(pending: Pending, memory_mb: int, hidden: bool) -> dict[str, Any]:
+    """The judge's request: the public cases, or the hidden ones, of functions that share one
+    library policy (``pending[0]``'s)."""
     return {
         "memory_mb": memory_mb,
         "seconds": JUDGE_SECONDS,
+        "allowed": list(pending[0][0].allowed),
         "functions": [
             {
                 "qid": q.qid,
                 "name": str(entry.get("name", q.name)),
                 "source": str(entry["source"]),
-                "cases": [[label, list(args)] for label, args in [*q.cases, *q.hidden]],
+                "cases": [[label, list(args)] for label, args in (q.hidden if hidden else q.cases)],
             }
             for q, entry in pending
         ],
     }
+
+
+async def _exchange(process: asyncio.subprocess.Process, request: bytes) -> bytes:
+    """Give the judge its request on stdin and read its result on stdout to the end: ``b""``
+    when it passes ``MAX_RESULT_BYTES`` (no result; the caller kills the judge)."""
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(request)
+        await process.stdin.drain()
+    except (BrokenPipeError, ConnectionResetError):  # the judge died before reading it all
+        pass
+    finally:
+        process.stdin.close()
+    chunks, size = [], 0
+    while chunk := await process.stdout.read(1 << 16):
+        size += len(chunk)
+        if size > MAX_RESULT_BYTES:
+            return b""
+        chunks.append(chunk)
+    await process.wait()
+    return b"".join(chunks)
 
 
 async def _run_judge(
@@ -88,9 +134,8 @@ async def _run_judge(
     """Run judge.py on ``request`` in ``folder`` (sandboxed when ``limits``): its results."""
     folder.mkdir()
     shutil.copyfile(HERE / "judge.py", folder / "judge.py")
-    (folder / "request.json").write_text(json.dumps(request), encoding="utf-8")
     seconds = JUDGE_SECONDS * sum(len(f["cases"]) for f in request["functions"]) + 20
-    argv = [sandbox_fs.PYTHON, "-I", "judge.py", "request.json", "result.json"]
+    argv = [sandbox_fs.PYTHON, "-I", "judge.py"]
     cgroups = sandbox._no_cgroups
     if limits is not None:
         argv, cgroups = sandbox._build(
@@ -108,8 +153,8 @@ async def _run_judge(
     process = await asyncio.create_subprocess_exec(
         *argv,
         cwd=folder,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
@@ -121,9 +166,12 @@ async def _run_judge(
             os.killpg(process.pid, signal.SIGKILL)
 
     disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
-    watcher = asyncio.create_task(sandbox_disk.watch(folder, disk_mb << 20, stop_for_disk))
+    watcher = asyncio.create_task(
+        sandbox_disk.watch(folder, disk_mb << 20, stop_for_disk, root=process.pid)
+    )
+    data = b""
     try:
-        await asyncio.wait_for(process.wait(), seconds)
+        data = await asyncio.wait_for(_exchange(process, json.dumps(request).encode()), seconds)
     except asyncio.TimeoutError:
         pass
     finally:
@@ -133,52 +181,112 @@ async def _run_judge(
             await process.wait()
         sandbox_cgroup.remove(cgroups(process.pid))
     try:
-        results = json.loads(sandbox.read_output(folder, "result.json", MAX_RESULT_BYTES))
-    except (OSError, ValueError, RecursionError):
+        results = json.loads(data)
+    except (ValueError, RecursionError):
         return {}
     return results if isinstance(results, dict) else {}
 
 
-def _valid(outputs: Any, count: int) -> bool:
-    return isinstance(outputs, list) and len(outputs) == count
+def _package(names: Any) -> str:
+    """The first of ``names`` (what the judge refused) that is a package installed here, or
+    ''. What a function imports is its choice, and can spell a hidden input: only the name of
+    a real package is repeated to the student."""
+    for name in names[:10] if isinstance(names, list) else []:
+        if isinstance(name, str) and name.isidentifier() and name not in STDLIB:
+            try:
+                if importlib.util.find_spec(name) is not None:
+                    return name
+            except (ImportError, ValueError):
+                continue
+    return ""
+
+
+def _parsed(results: dict[str, Any], pending: Pending, hidden: bool) -> dict[str, Judged | None]:
+    """Each function's :class:`Judged` from a judge's ``results`` (None: none, or not one
+    output per case)."""
+    outputs, refused = results.get("outputs"), results.get("refused")
+    outputs = outputs if isinstance(outputs, dict) else {}
+    refused = refused if isinstance(refused, dict) else {}
+    parsed: dict[str, Judged | None] = {}
+    for q, _ in pending:
+        got = outputs.get(q.qid)
+        count = len(q.hidden if hidden else q.cases)
+        valid = isinstance(got, list) and len(got) == count
+        parsed[q.qid] = Judged(got, _package(refused.get(q.qid))) if valid else None
+    return parsed
 
 
 async def judge_functions(
-    pending: list[tuple[Function, dict[str, Any]]],
+    pending: Pending,
     folder: Path,
     memory_mb: int,
     limits: sandbox.Limits | None,
-) -> dict[str, list[Any] | None]:
-    """Each pending function's outputs on its cases (None: it could not be run). All run in
-    one judge; if that one gives no result, each is run again in a judge of its own (one
+    hidden: bool = False,
+) -> dict[str, Judged | None]:
+    """Each pending function's :class:`Judged` on its public cases (its ``hidden`` ones if
+    asked; None: it could not be run). Functions whose questions allow the same packages run
+    in one judge; if that one gives no result, each is run again in a judge of its own (one
     function that ends its process costs its own question only)."""
-    if not pending:
-        return {}
-    results = await _run_judge(_request(pending, memory_mb), folder / "judge", limits)
-    counts = {q.qid: len(q.cases) + len(q.hidden) for q, _ in pending}
-    missing = [(q, e) for q, e in pending if not _valid(results.get(q.qid), counts[q.qid])]
-    if len(missing) > 1:
-        for i, item in enumerate(missing):
-            alone = await _run_judge(_request([item], memory_mb), folder / f"judge-{i}", limits)
-            results[item[0].qid] = alone.get(item[0].qid)
-    return {
-        q.qid: results[q.qid] if _valid(results.get(q.qid), counts[q.qid]) else None
-        for q, _ in pending
-    }
+    phase = "hidden" if hidden else "public"
+    groups: dict[tuple[str, ...], Pending] = {}
+    for item in pending:
+        groups.setdefault(tuple(sorted(item[0].allowed)), []).append(item)
+    found: dict[str, Judged | None] = {}
+    for g, group in enumerate(groups.values()):
+        request = _request(group, memory_mb, hidden)
+        raw = await _run_judge(request, folder / f"judge-{phase}-{g}", limits)
+        results = _parsed(raw, group, hidden)
+        missing = [item for item in group if results[item[0].qid] is None]
+        if len(missing) > 1:
+            for i, item in enumerate(missing):
+                where = folder / f"judge-{phase}-{g}-{i}"
+                alone = await _run_judge(_request([item], memory_mb, hidden), where, limits)
+                results.update(_parsed(alone, [item], hidden))
+        found.update(results)
+    return found
 
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def _judged(qid: str, judge: Any) -> str:
+def _judged(qid: str, judge: Any, detail: bool = True) -> str:
+    """``judge()``, or why the answer could not be judged (without the error's text unless
+    ``detail``: judging a function's outputs on hidden cases must not show them)."""
     try:
         return judge()
     except Exception as error:  # noqa: BLE001 - a bad answer costs its own question only
+        text = f": {str(error)[:80]}" if detail else ""
         return (
-            f"{qid}: the answer could not be judged ({type(error).__name__}: "
-            f"{str(error)[:80]}); give a finite number of ordinary size"
+            f"{qid}: the answer could not be judged ({type(error).__name__}{text}); give a "
+            "finite number of ordinary size"
         )
+
+
+def _function_message(q: Function, chapter: str, judged: Sequence[Judged | None]) -> str:
+    """The message of a function from its judges (public cases, then hidden ones if run)."""
+    if any(j is None for j in judged):
+        return (
+            f"{q.qid}: the function could not be run to the end (it ended the judge's "
+            "process, or used more time or memory than allowed)"
+        )
+    refused = next((j.refused for j in judged if j is not None and j.refused), "")
+    if refused:
+        return library_message(q.qid, refused, q.allowed)
+    got = [out for j in judged if j is not None for out in j.outputs]
+    cases = [*q.cases, *[(f"hidden: {label}", args) for label, args in q.hidden]][: len(got)]
+    reference = reference_function(q.reference)
+    results = [
+        (label, out, call_with_copies(reference, args))
+        for (label, args), out in zip(cases, got, strict=True)
+    ]
+    # the inputs of the public cases are shown; those of the hidden ones are not
+    inputs = [list(args) for _, args in q.cases] + [None] * (len(cases) - len(q.cases))
+
+    def judge() -> str:
+        return compare_outputs(q.qid, results, q.hint, inputs, q.public(chapter))
+
+    return _judged(q.qid, judge, detail=False)
 
 
 async def mark(
@@ -215,29 +323,17 @@ async def mark(
         else:
             spec, value = q.public(grade.chapter), entry.get("value")
             record["message"] = _judged(q.qid, lambda s=spec, v=value: judge_value(s, v))
-    outputs = await judge_functions(pending, folder, memory_mb, limits)
-    for q, _ in pending:
-        got = outputs[q.qid]
-        if got is None:
-            grade.questions[q.qid]["message"] = (
-                f"{q.qid}: the function could not be run to the end (it ended the judge's "
-                "process, or used more time or memory than allowed)"
-            )
-            continue
-        reference = reference_function(q.reference)
-        cases = [*q.cases, *[(f"hidden: {label}", args) for label, args in q.hidden]]
-        results = [
-            (label, out, call_with_copies(reference, args))
-            for (label, args), out in zip(cases, got, strict=True)
-        ]
-        # the inputs of the public cases are shown; those of the hidden ones are not
-        inputs = [list(args) for _, args in q.cases] + [None] * len(q.hidden)
-        grade.questions[q.qid]["message"] = _judged(
-            q.qid,
-            lambda r=results, q=q, i=inputs: compare_outputs(
-                q.qid, r, q.hint, i, q.public(grade.chapter)
-            ),
-        )
+    public = await judge_functions(pending, folder, memory_mb, limits)
+    later = []  # passed every public case: now the hidden ones, in a judge of their own
+    for q, entry in pending:
+        message = _function_message(q, grade.chapter, [public[q.qid]])
+        grade.questions[q.qid]["message"] = message
+        if q.hidden and message == f"{q.qid}: {PASSED}":
+            later.append((q, entry))
+    hidden = await judge_functions(later, folder, memory_mb, limits, hidden=True)
+    for q, _ in later:
+        judged = [public[q.qid], hidden[q.qid]]
+        grade.questions[q.qid]["message"] = _function_message(q, grade.chapter, judged)
     for qid, record in grade.questions.items():
         record["message"] = _short(record["message"])
         if record["message"] == f"{qid}: {PASSED}":

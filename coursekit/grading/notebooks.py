@@ -67,15 +67,34 @@ KERNEL_ENV = {
     "PYDEVD_DISABLE_FILE_VALIDATION": "1",
 }
 
+# Run in the kernel at its start: what a cell prints is sent in pieces of at most 1 M
+# characters (ipykernel sends what was printed in 0.2 s as one message, and the grader refuses
+# a frame over .kernel_channels.MAX_MESSAGE_MB); the grader keeps no output anyway. The hooks
+# of ipykernel's streams belong to the thread that sends (its IO thread).
+CUT_OUTPUT = r"""
+import sys as _s
+def _cut(msg, n=1 << 20):
+    text = msg.get("content", {}).get("text")
+    if isinstance(text, str) and len(text) > n:
+        msg["content"]["text"] = text[:n] + "\n[... cut by the grader]\n"
+    return msg
+for _o in (_s.stdout, _s.stderr):
+    if hasattr(_o, "register_hook") and getattr(_o, "pub_thread", None) is not None:
+        _o.pub_thread.schedule(lambda o=_o, h=_cut: o.register_hook(h))
+del _s, _o, _cut
+"""
+
 
 @functools.cache
 def _limited_client_classes():
-    from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
 
-    class LimitedKernelManager(AsyncKernelManager):
+    from .kernel_channels import GuardedKernelManager
+
+    class LimitedKernelManager(GuardedKernelManager):
         """A kernel manager whose kernel runs under memory and file-size limits (only with
-        ``--unsafe-no-sandbox``: the kernel then runs with the grader's rights)."""
+        ``--unsafe-no-sandbox``: the kernel then runs with the grader's rights), its messages
+        limited as in the sandbox (but over TCP, reconnected when lost)."""
 
         memory_mb = 2048
 
@@ -120,11 +139,11 @@ def _limited_client_classes():
     return LimitedKernelManager, QuietClient
 
 
-def _kernel_manager(work: Path, env: dict[str, str], memory_mb: int, limits):
+def _kernel_manager(work: Path, env: dict[str, str], memory_mb: int, limits, max_message_mb):
     """The kernel manager: sandboxed (``limits`` given) or, unsafe, only rlimited."""
     manager_class, _ = _limited_client_classes()
     if limits is None:
-        km = manager_class(kernel_name="python3")
+        km = manager_class(kernel_name="python3", max_message_mb=max_message_mb)
         km.memory_mb = memory_mb
         return km, {**os.environ, **KERNEL_ENV, **env}
     from .sandbox_kernel import SandboxedKernelManager
@@ -137,6 +156,7 @@ def _kernel_manager(work: Path, env: dict[str, str], memory_mb: int, limits):
         limits=limits,
         sandbox_env={**KERNEL_ENV, **env},
         process_memory_mb=memory_mb,
+        max_message_mb=max_message_mb,
         kernel_name="python3",
     )
     return km, dict(os.environ)  # the sandbox starts from env -i: none of it gets in
@@ -150,12 +170,15 @@ async def run_limited(
     memory_mb: int,
     *,
     limits=None,
+    max_message_mb: int | None = None,
 ) -> tuple[str, list[list]]:
     """Run the notebook at ``path`` (in its folder) in a limited kernel; never raises.
 
     With ``limits`` (a :class:`~coursekit.grading.sandbox.Limits`), the kernel runs in the
     grading sandbox, whose only writable folder is the notebook's folder; without, in a kernel
-    with the grader's rights under an address-space limit of ``memory_mb``.
+    with the grader's rights under an address-space limit of ``memory_mb``. A frame over
+    ``max_message_mb`` (default :data:`.kernel_channels.MAX_MESSAGE_MB`) or a message the
+    grader cannot read stops the kernel (:class:`.kernel_channels.GuardedKernelManager`).
     Returns why the run stopped
     ('' if it ran to the end) and the errors of its cells as ``[cell index, "Name: message"]``.
     """
@@ -170,9 +193,13 @@ async def run_limited(
         notebook = nbformat.read(path, as_version=4)
     except Exception as failure:  # noqa: BLE001 - a file that is JSON but not a notebook
         return f"could not run the notebook: {type(failure).__name__}: {str(failure)[:200]}", []
+    from .kernel_channels import MAX_MESSAGE_MB
+
     work = Path(path).parent
     try:
-        km, kernel_env = _kernel_manager(work, env, memory_mb, limits)
+        km, kernel_env = _kernel_manager(
+            work, env, memory_mb, limits, max_message_mb or MAX_MESSAGE_MB
+        )
     except Exception as failure:  # noqa: BLE001
         return f"could not start the kernel: {type(failure).__name__}: {str(failure)[:200]}", []
     client = client_class(
@@ -184,6 +211,7 @@ async def run_limited(
         record_timing=False,
         store_widget_state=False,
         resources={"metadata": {"path": str(work)}},
+        extra_arguments=[f"--IPKernelApp.exec_lines={CUT_OUTPUT}"],
     )
     client.cell_errors = []
     expired = False
@@ -207,7 +235,14 @@ async def run_limited(
         kill_kernel()
 
     disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
-    watcher = asyncio.create_task(sandbox_disk.watch(work, disk_mb << 20, stop_for_disk))
+    watcher = asyncio.create_task(  # root: the bwrap process (its deleted files held count)
+        sandbox_disk.watch(
+            work,
+            disk_mb << 20,
+            stop_for_disk,
+            root=lambda: getattr(getattr(km.provisioner, "process", None), "pid", None),
+        )
+    )
     error = ""
     run = None
     try:
@@ -236,6 +271,8 @@ async def run_limited(
         await _shut_down(client, km)
         if run is not None and run.done() and not run.cancelled():
             run.exception()  # seen: a run cancelled with the grader ends in DeadKernelError
+    if km.refused:  # a message refused, the kernel killed: whatever nbclient saw then
+        error = f"the kernel was stopped in cell {client.current}: {km.refused}"
     if full:
         error = (
             f"the notebook wrote {full} in its folder (its limits: {disk_mb} MB, "

@@ -1,14 +1,19 @@
-"""The source of a student's function, made runnable on its own (what the grader judges)."""
+"""The source of a student's function, made runnable on its own (what the grader judges),
+and what it uses: coursekit (:func:`uses_coursekit`), a package its question does not allow
+(:func:`refused_library`, the judge's library policy said before grading)."""
 
 from __future__ import annotations
 
 import ast
 import dis
+import importlib
 import inspect
+import json
 import math
+import sys
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 # --------------------------------------------------------------------------------------------
@@ -84,6 +89,84 @@ def uses_coursekit(func: Callable[..., Any]) -> str:
         if target.split(".")[0].split(":")[0] == "coursekit":
             return f"{alias} from {target.split(':')[0]}"
     return ""
+
+
+#: Modules every function may use (the judge's policy, coursekit/grading/judge.py)
+STDLIB = frozenset(sys.stdlib_module_names)
+#: What a function to write may import besides the standard library, unless its question
+#: (:class:`~coursekit.grading.questions.Function`'s ``allowed``) says otherwise
+DEFAULT_ALLOWED = ("numpy",)
+_NOT_LIBRARIES = {"coursekit", "__main__", "builtins", "submission"}  # coursekit: its own message
+
+
+def _imports(code: types.CodeType) -> set[str]:
+    """The modules a function's code imports in its body (nested code included)."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname == "IMPORT_NAME"}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _imports(const)
+    return {str(n) for n in names}
+
+
+def refused_library(func: Callable[..., Any], allowed: Sequence[str]) -> str:
+    """The first top-level package ``func`` uses (a module or function of it read as a global,
+    or imported in its body or in a notebook function it calls) that is neither in the
+    standard library nor ``allowed``, or ``''``: what the grader's judge would refuse."""
+    if not isinstance(func, types.FunctionType):
+        return ""
+    closure = _closure(func)
+    used = [t.split(":")[0] for _, t in sorted(closure.modules.items())]
+    for f in closure.functions:
+        used += sorted(_imports(f.__code__))
+    for module in used:
+        top = module.partition(".")[0]
+        if top and top not in STDLIB and top not in allowed and top not in _NOT_LIBRARIES:
+            return top
+    return ""
+
+
+def allowed_list(allowed: Sequence[str], where: str = "allowed") -> list[str]:
+    """``allowed`` sorted, refused (ValueError starting with ``where``) unless it is a list of
+    top-level package names other than coursekit (a key's ``Function(allowed=...)``)."""
+    if isinstance(allowed, str) or not all(
+        isinstance(n, str) and n.isidentifier() and n != "coursekit" for n in allowed
+    ):
+        raise ValueError(
+            f"{where}: allowed must list top-level packages other than coursekit, got "
+            f"{allowed!r:.80}"
+        )
+    return sorted(set(allowed))
+
+
+def allowed_words(allowed: Sequence[str]) -> str:
+    """``allowed`` in words: "the standard library and numpy"."""
+    names = sorted(set(allowed) - STDLIB)
+    if not names:
+        return "the standard library only"
+    return "the standard library" + "".join(f", {n}" for n in names[:-1]) + f" and {names[-1]}"
+
+
+def library_message(qid: str, library: str, allowed: Sequence[str]) -> str:
+    """What a function using a refused ``library`` is told, by the self-check and the grader."""
+    return f"{qid}: write it without {library}: the judge allows {allowed_words(allowed)}"
+
+
+def reference_function(path: str) -> Callable[..., Any]:
+    """The coursekit function named ``"module:function"``."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def call_with_copies(func: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """``func`` on a deep copy of the JSON arguments (a function mutating them harms no one):
+    its output as plain Python, or ``"raised Error: message"``."""
+    try:
+        value = func(*json.loads(json.dumps(list(args))))
+        if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+            return value.tolist()
+        return list(value) if isinstance(value, tuple) else value
+    except Exception as error:  # the student's function may raise anything
+        return f"raised {type(error).__name__}: {str(error)[:80]}"
 
 
 def function_source(func: Callable[..., Any]) -> str:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .portable import DEFAULT_ALLOWED, allowed_list
+
 CHECKS_PATH = Path(__file__).parent.parent / "data" / "exercises" / "checks.json"
 #: Environment variable naming the file where :func:`check` records answers while grading.
 ANSWER_LOG = "COURSEKIT_ANSWER_LOG"
@@ -313,6 +315,9 @@ class Function:
     are :class:`Mistake` s whose value is a function of the key giving a typical wrong output
     (dividing by the relevant documents retrieved ...): its outputs on the cases are shipped
     hashed, and a student's function giving one of them on a failing case gets its hint.
+    ``allowed`` are the top-level packages the function may import besides the standard
+    library (the judge refuses any other; default: numpy only, so that the measure is written,
+    not taken from scipy or scikit-learn); it is public, so that the self-check says the same.
     """
 
     qid: str
@@ -323,6 +328,7 @@ class Function:
     points: float = 2.0
     hint: str = ""
     mistakes: Sequence[Mistake] = ()
+    allowed: Sequence[str] = DEFAULT_ALLOWED
 
     def public(self, chapter: str) -> dict[str, Any]:
         spec: dict[str, Any] = {
@@ -333,6 +339,7 @@ class Function:
             "reference": self.reference,
             "hint": self.hint,
             "cases": [[label, list(args)] for label, args in self.cases],
+            "allowed": allowed_list(self.allowed, f"key {chapter}, question {self.qid}"),
         }
         if self.mistakes:
             spec["salt"] = f"{chapter}:{self.qid}"

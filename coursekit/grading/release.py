@@ -2,20 +2,27 @@
 
 Writes ``RELEASE/<student id>/<chapter>.ipynb`` for every student of the roster: the exercise
 notebook with the student's own data (drawn by the answer key's ``generate(rng)``, see
-:mod:`coursekit.grading.variants`), a check() that checks the format of those answers only, and
+:mod:`coursekit.grading.variants`), each multiple-choice question's options in the student's
+own order, a check() that checks the format of every answer only (never right or wrong), and
 the student id in the notebook's metadata. The
 same secret and roster give byte-identical notebooks. Grade the handed-in notebooks with
 ``python -m coursekit.grade SUBS --out OUT --secret-file S --roster R``.
+
+``python -m coursekit.grade secret S`` makes the secret: 32 random bytes as base64 text, in a
+new file of mode 0600. A secret that group or others can read, or a short one, is refused
+(whoever reads it can compute every student's answers). The notebooks are written readable by
+the lecturer only (folders 0700, files 0600): hand each student their own folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .report import write
-from .variants import find_generator, personalise, read_roster, read_secret
+from .variants import find_generator, personalise, read_roster, read_secret, write_secret
 
 
 def release(
@@ -80,4 +87,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}")
         return 2
     print(f"{len(written)} notebooks written under {args.out}")
+    return 0
+
+
+def secret_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m coursekit.grade secret FILE``: write a new secret (never over a file)."""
+    p = argparse.ArgumentParser(
+        prog="python -m coursekit.grade secret",
+        description="Write a new secret for `release` and the grader: 32 random bytes as base64 "
+        "text, in a new file readable by you only (mode 0600). Keep it (it makes every "
+        "student's data and answers) and never share it.",
+    )
+    p.add_argument("file", help="the new file (it must not exist)")
+    args = p.parse_args(argv)
+    try:
+        write_secret(Path(args.file))
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"a new secret in {args.file} (mode 0600): keep it, and a copy somewhere safe")
     return 0

@@ -29,6 +29,9 @@ class Grade:
     error: str = ""
     cell_errors: list[list[Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the recorded answer per question (a value, or a function's source; capped): for
+    #: :mod:`~coursekit.grading.integrity` only, never in grades.csv or the feedback
+    answers: dict[str, Any] = field(default_factory=dict)
 
     @property
     def total(self) -> float:
@@ -51,10 +54,39 @@ class Grade:
         }
 
 
+PRIVATE_FOLDER, PRIVATE_FILE = 0o700, 0o600
+
+
+def private_folder(path: Path) -> None:
+    """Make ``path`` and its missing parents with mode 0700 (readable by their owner only,
+    whatever the umask: grades, feedback and personal variants are private). A folder that
+    exists is left as it is: its owner may have shared it on purpose."""
+    path = Path(path)
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, PRIVATE_FOLDER)
+        except FileExistsError:
+            continue  # made meanwhile by someone else: not ours to change
+        os.chmod(folder, PRIVATE_FOLDER)  # a umask such as 0277 removes bits mkdir asked for
+
+
 def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` whole (a temporary file, then a rename), with mode 0600 and
+    missing folders 0700 (:func:`private_folder`): what the grader and ``release`` write is
+    readable by the lecturer only, under any umask."""
+    path = Path(path)
+    private_folder(path.parent)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8", errors="replace")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(temporary, flags, PRIVATE_FILE)
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, PRIVATE_FILE)  # a .tmp left by an interrupted run keeps its old mode
+    with open(fd, "w", encoding="utf-8", errors="replace") as f:
+        f.write(text)
     os.replace(temporary, path)
 
 

@@ -41,10 +41,11 @@ Memory and process counts (:func:`enforcement`, :meth:`Limits.describe`):
   kernel never applies RLIMIT_NPROC to host uid 0, and ``bwrap --uid N`` only renames uid 0
   inside the namespace (checked: ``--uid 1000`` with ``RLIMIT_NPROC=20`` still forked 40).
 
-Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr. Disk:
-the grader measures the writable folder while the sandbox runs and kills it past ``disk_mb``
-or :data:`.sandbox_disk.MAX_ENTRIES` entries (:mod:`.sandbox_disk`: a polled limit, since an
-unprivileged process cannot put a quota on a host folder).
+Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr, and
+``RLIMIT_NOFILE`` (:data:`OPEN_FILES`). Disk: the grader measures the writable folder while
+the sandbox runs, with the files its processes deleted but hold open, and kills it past
+``disk_mb`` or :data:`.sandbox_disk.MAX_ENTRIES` entries (:mod:`.sandbox_disk`: a polled
+limit, since an unprivileged process cannot put a quota on a host folder).
 Threads: ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` are 1 unless
 ``env`` says otherwise, since the task limit counts threads.
 """
@@ -68,14 +69,21 @@ INSTALL = "bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf in
 _BWRAP_BASE = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
 _SANDBOX_UID = "1000"
 _MARKER = ["--setenv", "COURSEKIT_SANDBOX", "1"]  # finds the sandboxes' bwrap processes
+# open files per sandboxed process (RLIMIT_NOFILE). Each descriptor can hold a file deleted
+# while open, which the disk watcher finds by looking at every descriptor of every process
+# (.sandbox_disk.held): the limit bounds that look, and the files held by descriptors in
+# flight over a unix socket, which no look sees (the kernel allows RLIMIT_NOFILE of them).
+# An ipykernel that has imported coursekit, numpy, pandas and matplotlib and saved a figure
+# holds 64 (measured).
+OPEN_FILES = 256
 # applies the rlimits, then becomes the command (python -I -S: no site, nothing imported)
 _LAUNCH = (
     "import os,resource as r,sys\n"
-    "for n,v in zip(('AS','NPROC','FSIZE','CORE'),sys.argv[1:5]):\n"
+    "for n,v in zip(('AS','NPROC','FSIZE','CORE','NOFILE'),sys.argv[1:6]):\n"
     " k,v=getattr(r,'RLIMIT_'+n),int(v)\n"
     " h=r.getrlimit(k)[1]\n"
     " if v>=0:r.setrlimit(k,(v if h<0 else min(v,h),)*2)\n"
-    "os.execvp(sys.argv[5],sys.argv[5:])"
+    "os.execvp(sys.argv[6],sys.argv[6:])"
 )
 
 
@@ -119,9 +127,10 @@ def describe_enforcement(limits: Limits) -> str:
         tasks = f"{limits.processes} processes and threads in all ({kind} pids.max)"
     return (
         f"memory: {memory}; processes: {tasks}; /tmp: a {limits.tmp_mb} MB tmpfs; "
-        f"files: at most {limits.file_mb} MB each (RLIMIT_FSIZE), and the writable folder at "
-        f"most {limits.disk_mb} MB and {sandbox_disk.MAX_ENTRIES} entries (measured every "
-        f"{sandbox_disk.PERIOD:g} s, then the sandbox is killed); wall time: "
+        f"files: at most {limits.file_mb} MB each (RLIMIT_FSIZE), {OPEN_FILES} open per "
+        f"process (RLIMIT_NOFILE), and the writable folder at most {limits.disk_mb} MB, files "
+        f"deleted but held open included, and {sandbox_disk.MAX_ENTRIES} entries (measured "
+        f"every {sandbox_disk.PERIOD:g} s, then the sandbox is killed); wall time: "
         f"{limits.wall_seconds:g} s, then the sandbox's PID namespace is killed"
     )
 
@@ -204,7 +213,7 @@ def _build(
         if process_memory_mb <= 0:
             raise ValueError("process_memory_mb must be positive")
         memory = process_memory_mb << 20 if parent else min(memory, process_memory_mb << 20)
-    rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0]
+    rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0, OPEN_FILES]
     command += ["--", sandbox_fs.PYTHON, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
     cgroups = _no_cgroups
     if parent is not None:

@@ -210,6 +210,41 @@ def _pids(directory: Path) -> list[int]:
         return []
 
 
+@functools.cache
+def _hierarchies() -> list[tuple[str, Path, str, set[str]]]:
+    """The cgroup mounts of this process (read once: they do not change while grading)."""
+    try:
+        return [mount for mount in _mounts() if mount[2] in ("cgroup", "cgroup2")]
+    except OSError:
+        return []
+
+
+def members(pid: int) -> list[int]:
+    """The processes of the sandbox cgroup holding ``pid`` (a sandbox's bwrap process), or
+    ``[]`` when it is in none (no cgroup is used, or its shell has not moved in yet).
+
+    Read from ``/proc/PID/cgroup`` and the cgroup's ``cgroup.procs``: the sandbox's processes
+    as this process sees them (host PIDs), whatever they did to leave its process tree.
+    """
+    try:
+        with open(f"/proc/{pid}/cgroup", encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        number, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if not path.rsplit("/", 1)[-1].startswith(PREFIX):
+            continue
+        wanted = set(controllers.split(",")) if number != "0" else set()
+        for root, point, fstype, options in _hierarchies():
+            if (fstype == "cgroup2") == (number == "0") and wanted <= options:
+                places = _candidates(root, point, path)
+                found = _pids(places[0]) if places else []
+                if found:
+                    return found
+    return []
+
+
 def remove(dirs: list[Path], seconds: float = 2.0) -> None:
     """Kill whatever is left in the cgroups ``dirs`` and remove them (never raises)."""
     deadline = time.monotonic() + seconds

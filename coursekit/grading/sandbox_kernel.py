@@ -2,45 +2,58 @@
 
 The sandbox has no network of its own reachable from the grader (a new network namespace has
 only its own loopback), so the kernel talks over ZeroMQ's ``ipc`` transport: unix sockets
-``<writable>/kernel-XXXX-ipc-<port>`` in the bind-mounted ``writable`` folder, seen at the same
-path inside and outside. For ``ipc`` jupyter_client's ``ip`` is that path prefix, and the
-connection file (ports, HMAC key) is written in ``writable`` too, where the kernel reads it.
+``kernel-XXXX-ipc-<port>`` in the bind-mounted ``writable`` folder, next to the connection file
+(ports, HMAC key) the kernel reads. The connection file names the sockets relative to the
+kernel's working folder (``writable``), and the grader reaches them through a descriptor of
+that folder (:mod:`.kernel_channels`), so a ``writable`` folder under a long ``TMPDIR`` works:
+the path of a unix socket has at most 107 bytes.
+
+The notebook can replace its socket files by links to any unix socket of the host: the grader
+(root) connects once, to sockets checked not to be links, only when the kernel listens on all
+of them, and never again (no reconnection, no heartbeat channel: :mod:`.kernel_channels`).
 
     >>> from coursekit.grading.sandbox import Limits
     >>> from coursekit.grading.sandbox_kernel import SandboxedKernelManager
     >>> km = SandboxedKernelManager(writable=Path("/tmp"), limits=Limits(memory_mb=2048))
     >>> km.transport, km.ip.startswith("/tmp/kernel-")
     ('ipc', True)
+    >>> km.close_socket_folder()
 
     NotebookClient(notebook, km=km).execute()   # then everything runs in the sandbox
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.manager import AsyncKernelManager
-
 from . import sandbox_cgroup, sandbox_fs
+from .kernel_channels import (
+    MAX_MESSAGE_MB,
+    STARTUP_SECONDS,
+    GuardedKernelManager,
+    check_socket,
+    listening,
+    socket_url,
+)
 from .sandbox import Limits, _build, _no_cgroups
 
-SOCKET_PATH_MAX = 100  # a unix socket path has at most 107 bytes; the port adds a few
 
-
-class SandboxedKernelManager(AsyncKernelManager):
-    """An ``AsyncKernelManager`` whose ipykernel runs in the grading sandbox.
+class SandboxedKernelManager(GuardedKernelManager):
+    """A :class:`GuardedKernelManager` whose ipykernel runs in the grading sandbox.
 
     ``writable``, ``limits``, ``readonly``, ``hide_coursekit`` and ``sandbox_env`` are as for
     :func:`~coursekit.grading.sandbox.sandbox_command`; ``process_memory_mb`` is each
     process's ``RLIMIT_AS`` (also with a cgroup: a huge allocation gets a ``MemoryError``).
     The kernel is killed, with everything it started, ``limits.wall_seconds`` after it
     starts. Interrupts are sent as messages (a signal to the bwrap process would end the
-    sandbox, not the running cell).
+    sandbox, not the running cell). No connection is ever made again (see the module).
     """
 
     def __init__(
@@ -52,16 +65,22 @@ class SandboxedKernelManager(AsyncKernelManager):
         hide_coursekit: bool = False,
         sandbox_env: Mapping[str, str] | None = None,
         process_memory_mb: int | None = None,
+        max_message_mb: int = MAX_MESSAGE_MB,
         **kwargs: Any,
     ) -> None:
         writable = Path(writable).resolve()
         stem = writable / f"kernel-{uuid.uuid4().hex[:8]}"
-        if len(f"{stem}-ipc-00000") > SOCKET_PATH_MAX:
-            raise ValueError(f"{writable} is too long a path for the kernel's unix sockets")
         kwargs.setdefault("kernel_name", "python3")
         super().__init__(
-            transport="ipc", connection_file=f"{stem}.json", ip=f"{stem}-ipc", **kwargs
+            max_message_mb=max_message_mb,
+            reconnect=False,
+            transport="ipc",
+            connection_file=f"{stem}.json",
+            ip=f"{stem}-ipc",
+            **kwargs,
         )
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.socket_folder: int | None = os.open(writable, flags)
         self.sandbox_writable = writable
         self.sandbox_limits = limits or Limits()
         self.sandbox_readonly = tuple(readonly)
@@ -72,6 +91,29 @@ class SandboxedKernelManager(AsyncKernelManager):
         self._sandbox_dirs: Callable[[int], list[Path]] = _no_cgroups
         self._sandbox_cgroups: list[Path] = []
         self._sandbox_timer: threading.Timer | None = None
+
+    def close_socket_folder(self) -> None:
+        """Close the socket folder's descriptor (done with the kernel's resources)."""
+        if self.socket_folder is not None:
+            os.close(self.socket_folder)
+            self.socket_folder = None
+
+    def _make_url(self, channel: str) -> str:
+        return socket_url(self, channel) or super()._make_url(channel)
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None) -> Any:
+        if not check_socket(self, channel):
+            raise RuntimeError(f"the kernel's {channel} socket is missing")
+        return super()._create_connected_socket(channel, identity=identity)
+
+    def write_connection_file(self, **kwargs: Any) -> None:
+        """The connection file names the sockets relative to the kernel's working folder."""
+        ip = self.ip
+        self.ip = os.path.basename(ip)
+        try:
+            super().write_connection_file(**kwargs)
+        finally:
+            self.ip = ip
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         """ipykernel of this interpreter (whatever the kernelspec says), in the sandbox."""
@@ -108,6 +150,24 @@ class SandboxedKernelManager(AsyncKernelManager):
             timer.start()
             self._sandbox_timer = timer
 
+    async def _async_post_start_kernel(self, **kw: Any) -> None:
+        """Connect (the control socket, then the clients) once the kernel listens on every
+        socket: with no reconnection, a connection tried too early would never be made."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        waiting = ["shell", "iopub", "stdin", "control", "hb"]
+        while waiting:
+            waiting = [channel for channel in waiting if not listening(self, channel)]
+            if not waiting:
+                break
+            if not await self._async_is_alive():
+                raise RuntimeError("the kernel ended before it listened on its sockets")
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the kernel did not listen on its sockets in {STARTUP_SECONDS} s"
+                )
+            await asyncio.sleep(0.05)
+        await super()._async_post_start_kernel(**kw)
+
     @staticmethod
     def _wall_kill(process: Any) -> None:
         if process.poll() is None:
@@ -123,7 +183,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         await super()._async_cleanup_resources(restart=restart)
         cgroups, self._sandbox_cgroups = self._sandbox_cgroups, []
         sandbox_cgroup.remove(cgroups)
+        if not restart:
+            self.close_socket_folder()
 
     _launch_kernel = _async_launch_kernel
     pre_start_kernel = _async_pre_start_kernel
+    post_start_kernel = _async_post_start_kernel
     cleanup_resources = _async_cleanup_resources

@@ -7,6 +7,10 @@ install: ``data/exercises/checks.json`` holds, for each question, salted SHA-256
 expected value rounded to 2, 3 and 4 decimals (:func:`digest`), and for a function to write,
 the inputs it is tried on and the coursekit function it must agree with.
 
+A function to write is refused before it is run when it uses coursekit or a package its
+question does not allow (the spec's ``allowed``: the standard library and numpy unless the key
+says more), with the sentence the grader's judge would give (``write it without scipy: ...``).
+
 The same judging code serves the batch grader (:mod:`coursekit.grading.grader`), which builds the
 public form of each question from the lecturer's answer key (:class:`Value`, :class:`Choice`,
 :class:`Function`) and tries functions on hidden inputs as well.

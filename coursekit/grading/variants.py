@@ -10,36 +10,79 @@ student id) (:func:`seed`): the lecturer can recompute every student's expected 
 secret and the roster; a student cannot compute another's. A separate generator module in
 ``solutions/variants/NN_topic.py`` (the former layout) is still read when the key has none.
 
-In a variant notebook, the set-up cell calls ``start(chapter, own_data=[...])`` with every
-:class:`Value` question: ``check()`` then says whether an answer to one of them has the right
-*format* (type, length, range) and records it; it never says whether it is right (only the
-grader knows the expected values). Choices and functions are checked as usual.
+A variant's multiple-choice options are in the student's own order (:mod:`.choices`, a
+generator of its own), and its cells take ``start`` and ``check`` from :mod:`.variantcheck`:
+the set-up cell holds the format of every answer (no hash), and ``check()`` says whether an
+answer has that format and records it, never whether it is right, for any question.
 """
 
 from __future__ import annotations
 
+import base64
 import csv
 import hashlib
 import hmac
-import re
+import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from .build import load_key_module
+from .choices import orders_for, relettered, shuffle_options
 from .judging import judge_format
+from .ownership import ID_PATTERN, IdRule, code_cells, is_variant, normal_source
 from .questions import Choice, Function, Value
+from .variantcheck import answer_format, format_check, use_variant_check
 
-ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-MIN_SECRET_BYTES = 16
+MIN_SECRET_BYTES = 32
+MIN_SECRET_SYMBOLS = 8
+MAKE_SECRET = "python -m coursekit.grade secret FILE"
+
+
+def write_secret(path: Path) -> None:
+    """Write a new secret to ``path``: 32 random bytes (``os.urandom``) as base64 text, in a
+    file created with mode 0600 (only its owner can read it: the secret makes every student's
+    expected answers). Refuses to overwrite a file (a lost secret means lost variants)."""
+    path = Path(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except FileExistsError:
+        raise ValueError(
+            f"{path} exists: a secret is never overwritten (choose another name)"
+        ) from None
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)
+        os.write(fd, base64.b64encode(os.urandom(32)) + b"\n")
+    finally:
+        os.close(fd)
 
 
 def read_secret(path: Path) -> bytes:
-    """The lecturer's secret (the file's bytes, stripped); at least 16 bytes."""
-    secret = Path(path).read_bytes().strip()
-    if len(secret) < MIN_SECRET_BYTES:
-        raise ValueError(f"{path}: the secret must have at least {MIN_SECRET_BYTES} bytes")
+    """The lecturer's secret (the file's bytes, stripped). Refused, with how to make a good
+    one, when group or others have any access to the file (anyone who reads it can compute
+    every student's answers), when it is shorter than :data:`MIN_SECRET_BYTES` or when it
+    has fewer than :data:`MIN_SECRET_SYMBOLS` distinct bytes (``aaaa...``)."""
+    path = Path(path)
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"--secret-file {path}: not a regular file")
+    if os.name == "posix" and info.st_mode & 0o077:
+        raise ValueError(
+            f"--secret-file {path}: group or others can access it (mode "
+            f"{stat.S_IMODE(info.st_mode):04o}), so they can compute every student's answers: "
+            f"chmod 600 {path}"
+        )
+    secret = path.read_bytes().strip()
+    if len(secret) < MIN_SECRET_BYTES or len(set(secret)) < MIN_SECRET_SYMBOLS:
+        raise ValueError(
+            f"--secret-file {path}: a weak secret ({len(secret)} bytes, {len(set(secret))} "
+            f"distinct; at least {MIN_SECRET_BYTES} bytes and {MIN_SECRET_SYMBOLS} distinct "
+            f"ones needed): make one with `{MAKE_SECRET}`"
+        )
     return secret
 
 
@@ -127,14 +170,16 @@ def redraw(
 
 
 def variant(generator: ModuleType, secret: bytes, chapter: str, student: str):
-    """(data cell source, questions) of ``student``'s variant."""
+    """(data cell source, questions) of ``student``'s variant: the data drawn with the seed of
+    :func:`seed`, each choice's letter that of its option in the student's own order
+    (:func:`~coursekit.grading.choices.orders_for`)."""
     import numpy as np
 
     rng = np.random.default_rng(seed(secret, chapter, student))
     source, questions = generator.generate(rng)
     if not isinstance(source, str) or not source.strip():
         raise ValueError(f"{chapter}: generate(rng) gives no data cell, so no variants")
-    return source, list(questions)
+    return source, relettered(questions, orders_for(generator, questions, secret, chapter, student))
 
 
 def own_data(questions: Sequence[Value | Choice | Function]) -> list[str]:
@@ -153,10 +198,10 @@ def variant_key(
 def personalise(
     notebook: Any, chapter: str, student: str, generator: ModuleType, secret: bytes
 ) -> Any:
-    """``notebook`` (an nbformat notebook) with ``student``'s data cell, a format-only check()
-    for the questions of those data and the student id in its metadata."""
+    """``notebook`` (an nbformat notebook) with ``student``'s data cell, each choice's options
+    in the student's order, a check() of the answers' format only (for every question) and the
+    student id in its metadata."""
     source, questions = variant(generator, secret, chapter, student)
-    qids = own_data(questions)
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     prefix = getattr(generator, "DATA_CELL", "")
     if prefix:
@@ -170,59 +215,76 @@ def personalise(
             "the key's generate(None) data cell)"
         )
     data[0].source = source
-    call = f'start("{chapter}")'
-    setup = [c for c in cells if call in c.source]
-    if len(setup) != 1:
-        raise ValueError(f"{chapter}: no single set-up cell calling {call}")
-    own = ", ".join(f'"{q}"' for q in qids)
-    setup[0].source = setup[0].source.replace(
-        call,
-        "# your own data: for these questions check() looks at the format of the answer only\n"
-        f'start("{chapter}", own_data=[{own}])',
-    )
+    options = {q.qid: q.options for q in questions if isinstance(q, Choice)}
+    shuffle_options(notebook, options, orders_for(generator, questions, secret, chapter, student))
+    use_variant_check(notebook, chapter, questions)
     metadata = notebook.metadata.setdefault("coursekit", {})
     metadata.update({"chapter": chapter, "student": student, "variant": True})
     return notebook
 
 
-def owner(name: str, roster: Sequence[str]) -> str | None:
-    """The roster id a submission's path names (a folder, or a token of its file name)."""
-    found = [
-        sid
-        for sid in roster
-        if re.search(rf"(?<![A-Za-z0-9]){re.escape(sid)}(?![A-Za-z0-9])", name) is not None
-    ]
-    return max(found, key=len) if found else None
-
-
-def variant_check(chapter: str, qids: Sequence[str]) -> Callable[..., None]:
-    """The ``check`` of a variant notebook: for the questions ``qids`` (computed on the
-    student's own data) the answer's format only; the others as :func:`check` does."""
-    from . import selfcheck
-
-    own = set(qids)
-
-    def check(qid: str, answer: Any) -> None:
-        if qid not in own:
-            selfcheck.check(qid, answer, chapter)
-            return
-        spec = selfcheck._find(qid, chapter)
-        selfcheck._record(qid, chapter, answer)
-        print(judge_format(spec, answer))
-
-    check.__doc__ = variant_check.__doc__
-    return check
+def variant_check(
+    chapter: str, formats: dict[str, dict[str, Any]] | Sequence[Value | Choice | Function]
+) -> Callable[..., None]:
+    """The ``check`` of a variant notebook: the format of every answer only (``formats``:
+    :func:`~coursekit.grading.variantcheck.answer_format` by question id, or the variant's
+    questions), never whether it is right, and no hash of ``checks.json`` read."""
+    if not isinstance(formats, dict):
+        formats = {q.qid: answer_format(q) for q in formats}
+    return format_check(chapter, formats)
 
 
 #: What a variant's self-check says (kept at its first address).
 format_message = judge_format
 
 
-class Personal:
-    """What the grader needs to grade variants: the secret, the roster, the generators."""
+VARIANT_NEEDS_SECRET = "a personal variant: grade it with --secret-file and --roster"
 
-    def __init__(self, secret: bytes, roster: Sequence[str], generators: dict[str, ModuleType]):
+
+def questions_for(
+    personal: Personal | None, notebook: dict[str, Any], name: str, chapter: str, key: Sequence[Any]
+) -> tuple[list[Any], list[str]]:
+    """The questions to grade a submission on and notes about it (a note starting with "id
+    mismatch" goes to the row's error). Without the secret and roster (``personal`` None) a
+    personal variant is refused (a ValueError: the row is not graded): judged on the public
+    key, its own-data answers would score a plausible, wrong total."""
+    if personal is not None:
+        return personal.key_for(notebook, name, chapter, key)
+    if is_variant(notebook):
+        raise ValueError(VARIANT_NEEDS_SECRET)
+    return list(key), []
+
+
+class Personal:
+    """What the grader needs to grade variants: the secret, the roster, the generators, and
+    the rule telling whose a submission is (:class:`~coursekit.grading.ownership.IdRule`)."""
+
+    def __init__(
+        self,
+        secret: bytes,
+        roster: Sequence[str],
+        generators: dict[str, ModuleType],
+        rule: IdRule | None = None,
+    ):
         self.secret, self.roster, self.generators = secret, list(roster), generators
+        self.rule = rule if rule is not None else IdRule()
+        self.rule.check(self.roster)
+        self._sources: tuple[Any, ...] | None = None  # to load the generators again
+        self._cells: dict[str, dict[str, str]] = {}  # chapter -> data cell -> student
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable (for a worker process) when made by :meth:`load`: the generators are
+        modules, loaded again on the other side."""
+        state = dict(self.__dict__, _cells={})
+        if self._sources is not None:
+            state["generators"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.generators is None:
+            keys_dir, variants_dir, chapters = self._sources
+            self.generators = _generators(chapters, keys_dir, variants_dir)
 
     @classmethod
     def load(
@@ -232,43 +294,78 @@ class Personal:
         variants_dir: Path | None,
         chapters: Sequence[str],
         keys_dir: Path | None = None,
+        id_from: str | None = None,
     ) -> Personal:
-        """The generators of ``chapters``: the keys' ``generate``, else ``variants_dir``'s."""
-        generators = {
-            c: g for c in chapters if (g := find_generator(c, keys_dir, variants_dir)) is not None
-        }
-        return cls(read_secret(secret_file), read_roster(roster), generators)
+        """The generators of ``chapters``: the keys' ``generate``, else ``variants_dir``'s;
+        ``id_from`` is the text of ``--id-from`` (None: the top folder)."""
+        secret, ids, rule = read_secret(secret_file), read_roster(roster), IdRule.parse(id_from)
+        personal = cls(secret, ids, _generators(chapters, keys_dir, variants_dir), rule)
+        personal._sources = (keys_dir, variants_dir, list(chapters))
+        return personal
+
+    def owner(self, name: str) -> str:
+        """The roster id owning the submission ``name`` (:meth:`IdRule.owner`)."""
+        return self.rule.owner(name, self.roster)
+
+    def _data_owner(self, chapter: str, sources: set[str]) -> str | None:
+        """The student whose released data cell of ``chapter`` is among ``sources`` ("" for
+        the public exercise's), or None. Every student's cell is drawn once, when first
+        needed (only for a submission whose data cell is not its owner's)."""
+        if chapter not in self._cells:
+            generator = self.generators[chapter]
+            cells = {normal_source(generator.generate(None)[0]): ""}
+            for sid in self.roster:
+                cells[normal_source(variant(generator, self.secret, chapter, sid)[0])] = sid
+            self._cells[chapter] = cells
+        found = sorted({self._cells[chapter][s] for s in sources if s in self._cells[chapter]})
+        return found[0] if found else None
 
     def key_for(
         self, notebook: dict[str, Any], name: str, chapter: str, key: Sequence[Any]
     ) -> tuple[list[Any], list[str]]:
-        """The questions to grade a submission on, and notes (a mismatch of ids). Raises a
-        ValueError when the submission belongs to no student of the roster."""
+        """The questions to grade a submission on (its owner's variant), and notes: a
+        metadata id or a data cell that is not the owner's ("id mismatch"). Raises a
+        ValueError (the row is not graded) when the submission has no owner on the roster."""
+        student = self.owner(name)
         generator = self.generators.get(chapter)
         if generator is None:
+            if is_variant(notebook):
+                raise ValueError(
+                    f"a personal variant of {chapter}, whose answer key has no generate(rng)"
+                )
             return list(key), []
         metadata = notebook.get("metadata")
         own = metadata.get("coursekit") if isinstance(metadata, dict) else None
         named = own.get("student") if isinstance(own, dict) else None
-        named = named if isinstance(named, str) else None
-        handed = owner(name, self.roster)
-        student = handed or (named if named in self.roster else None)
-        if student is None:
-            raise ValueError(
-                "not graded: no student id of the roster in its file name or its metadata"
-            )
         notes = []
-        if named is None:
+        graded_on = f"graded on {student!r}'s data"
+        if not isinstance(named, str):
             notes.append(
-                f"id mismatch: not a released variant (no student id in its metadata); "
-                f"graded on {student!r}'s data"
+                f"id mismatch: not a released variant (no student id in its metadata); {graded_on}"
             )
         elif named != student:
             notes.append(
-                f"id mismatch: the notebook is the variant of {str(named)[:64]!r} but was "
-                f"handed in as {student!r}'s; graded on {student!r}'s data"
+                f"id mismatch: the notebook is the variant of {named[:64]!r} but was handed in "
+                f"as {student!r}'s; {graded_on}"
             )
-        elif handed is None:
-            notes.append(f"no roster id in the file name; graded as {student!r}'s (metadata)")
-        _, questions = variant(generator, self.secret, chapter, student)
+        source, questions = variant(generator, self.secret, chapter, student)
+        cells = code_cells(notebook)
+        if normal_source(source) not in cells:
+            other = self._data_owner(chapter, cells)
+            if other == "":
+                why = "it is the public exercise's"
+            elif other is not None:
+                why = f"it is the one released to {other!r} (a classmate's data)"
+            else:
+                why = "wrong --secret-file, or edited data"
+            notes.append(
+                f"id mismatch: the data cell is not the one released to {student!r}: {why}; "
+                f"{graded_on}"
+            )
         return variant_key(key, questions), notes
+
+
+def _generators(
+    chapters: Sequence[str], keys_dir: Path | None, variants_dir: Path | None
+) -> dict[str, ModuleType]:
+    return {c: g for c in chapters if (g := find_generator(c, keys_dir, variants_dir)) is not None}

@@ -1,15 +1,21 @@
 """Answer key of exercises/01_precision_recall.ipynb (expected values computed by coursekit).
 
-The example: a collection of D = 40 documents; for one query, n = 8 are relevant and the system
-returns N = 10. Every expected value and every mistaken value (``Mistake``: what a common slip
-gives, with its hint) is computed here from the exercise's data. ``generate(None)`` gives the
-public example's data cell and questions (``QUESTIONS``); ``generate(rng)`` a student's own
-example for graded coursework: which 8 documents are relevant and which 10 the system returns
-are drawn (2 to 7 of the relevant ones retrieved), so every statement of the text holds: the
-counts are those of the text, the system misses a relevant document for q4, and for q6 the
-single sure document beats the system at small beta and loses at large beta. The choices
-(q8, q9) have the same letter for every student. Hidden inputs (``hidden=``) are used by the
-grader only.
+The example: a collection of D documents (d01, d02, ...); for one query, n of them are
+relevant and the system returns N (the public example: D = 40, n = 8, N = 10). Every expected
+value and every mistaken value (``Mistake``: what a common slip gives, with its hint) is
+computed here from the exercise's data. ``generate(None)`` gives the public example's data
+cell and questions (``QUESTIONS``); ``generate(rng)`` a student's own example for graded
+coursework, so every statement of the text holds: the text names no count (it reads them from
+the data cell), the system misses a relevant document for q4 and 9 documents are neither
+relevant nor retrieved, and for q6 the single sure document (P = 1, R = 1/n) beats the system
+at small beta and loses at large beta (2 <= TP < n, TP < N). q8's rows are about another
+query (8 relevant documents), the same for everyone; q8 and q9 differ between students by the
+order of their options only (their answers follow from the text, not from the data). Hidden
+inputs (``hidden=``) are used by the grader only.
+
+Variant space: D in 30 ... 60, n in 5 ... 12, N in 6 ... 12, TP in 2 ... min(n, N) - 1 and
+which documents (about 12,000 count tuples before the ids): every value question varies.
+q8's option c ("neither: both rows are possible") stays last (``FIXED_OPTIONS``).
 """
 
 import math
@@ -17,34 +23,45 @@ import math
 import coursekit as ck
 from coursekit.grading import Choice, Function, Mistake, Value, without_harmless_mistakes
 
-N_DOCS = 40
+N_DOCS = 40  # the public example's D, n and N
 N_RELEVANT = 8
 N_RETRIEVED = 10
 RELEVANT = ["d02", "d05", "d07", "d11", "d13", "d17", "d19", "d23"]
 RETRIEVED = ["d01", "d02", "d03", "d05", "d07", "d08", "d13", "d21", "d23", "d30"]
-IDS = [f"d{i:02d}" for i in range(1, N_DOCS + 1)]
+# a student's D, n and N lie in these ranges (n, N <= 12: the data cell's lines fit in 100)
+DOCS, RELEVANTS, RETRIEVEDS = (30, 60), (5, 12), (6, 12)
 # q4: the system adds to its answer 1 relevant document it missed and 9 non-relevant ones
 ADDED_RELEVANT, ADDED_OTHERS = 1, 9
-# q6: a second system returns a single document, relevant: P = 1, R = 1 / n
-SURE = (1.0, 1 / N_RELEVANT)
 # q8: two printed rows (retrieved, P, R, F1), rounded to 2 decimals, for a query with n = 8
 TABLES = {"X": (12, 0.50, 0.75, 0.60), "Y": (6, 0.50, 0.40, 0.44)}
+TABLES_N = 8
+#: the options that keep their place in a student's order: q8's "neither" stays last
+FIXED_OPTIONS = {"q8": "c"}
 
 
-def _draw(rng) -> tuple[list[str], list[str]]:
-    """A student's relevant and retrieved documents: 2 to 7 relevant ones retrieved."""
-    hits = int(rng.integers(2, N_RELEVANT))
-    order = [str(d) for d in rng.permutation(IDS)]
-    relevant = order[:N_RELEVANT]
-    retrieved = relevant[:hits] + order[N_RELEVANT : N_RELEVANT + N_RETRIEVED - hits]
-    return sorted(relevant), sorted(retrieved)
+def ids(n_docs: int) -> list[str]:
+    """The ids of a collection of ``n_docs`` documents: d01, d02, ..."""
+    return [f"d{i:02d}" for i in range(1, n_docs + 1)]
 
 
-def doubled(retrieved: list[str], relevant: list[str]) -> list[str]:
+def _draw(rng) -> tuple[int, list[str], list[str]]:
+    """A student's D, relevant and retrieved documents (2 <= TP < n, TP < N, and at least 9
+    documents neither relevant nor retrieved)."""
+    n_docs = int(rng.integers(DOCS[0], DOCS[1] + 1))
+    n = int(rng.integers(RELEVANTS[0], RELEVANTS[1] + 1))
+    size = int(rng.integers(RETRIEVEDS[0], RETRIEVEDS[1] + 1))
+    hits = int(rng.integers(2, min(n, size)))
+    order = [str(d) for d in rng.permutation(ids(n_docs))]
+    relevant = order[:n]
+    retrieved = relevant[:hits] + order[n : n + size - hits]
+    return n_docs, sorted(relevant), sorted(retrieved)
+
+
+def doubled(retrieved: list[str], relevant: list[str], n_docs: int = N_DOCS) -> list[str]:
     """q4: the answer with the first missed relevant document and the first 9 documents that
-    are neither retrieved nor relevant (ids in order) added: 20 documents."""
+    are neither retrieved nor relevant (ids in order) added: N + 10 documents."""
     missed = sorted(set(relevant) - set(retrieved))
-    others = sorted(set(IDS) - set(relevant) - set(retrieved))
+    others = sorted(set(ids(n_docs)) - set(relevant) - set(retrieved))
     return retrieved + missed[:ADDED_RELEVANT] + others[:ADDED_OTHERS]
 
 
@@ -53,67 +70,72 @@ def logged(retrieved: list[str], relevant: list[str]) -> list[str]:
     return retrieved + sorted(set(retrieved) & set(relevant))[:1]
 
 
-def tie_beta(p: float, r: float) -> float:
+def tie_beta(p: float, r: float, n_relevant: int = N_RELEVANT) -> float:
     """q6: the beta at which F_beta(p, r) equals F_beta of the single sure document.
 
     1 / F_beta = alpha / P + (1 - alpha) / R with beta^2 = (1 - alpha) / alpha; equal values
     for (p, r) and (1, 1/n) give alpha (1/p - 1) = (1 - alpha) (n - 1/r)."""
-    p2, r2 = SURE
-    return math.sqrt((1 / p - 1 / p2) / (1 / r2 - 1 / r))
+    return math.sqrt((1 / p - 1) / (n_relevant - 1 / r))
 
 
-def _fits(relevant: list[str], retrieved: list[str]) -> bool:
-    """Whether the data keep the text true: the counts, a relevant document missed (q4), the
-    sure document ahead at small beta and behind at large beta (q6)."""
+def _fits(n_docs: int, relevant: list[str], retrieved: list[str]) -> bool:
+    """Whether the data keep the text true: a relevant document missed and 9 documents neither
+    relevant nor retrieved (q4), the sure document ahead at small beta and behind at large
+    beta (q6: P < 1 and R > 1/n), ids of 2 digits."""
     p, r = ck.precision(retrieved, relevant), ck.recall(retrieved, relevant)
-    tp = len(set(retrieved) & set(relevant))
+    n, tp = len(set(relevant)), len(set(retrieved) & set(relevant))
+    neither = set(ids(n_docs)) - set(relevant) - set(retrieved)
     return (
-        len(set(relevant)) == N_RELEVANT
-        and len(set(retrieved)) == N_RETRIEVED
-        and 2 <= tp < N_RELEVANT
-        and p < SURE[0]
-        and r > SURE[1]
+        n_docs < 100
+        and set(relevant) | set(retrieved) <= set(ids(n_docs))
+        and tp < n
+        and len(neither) >= ADDED_OTHERS
+        and p < 1
+        and r > 1 / n
     )
 
 
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     example drawn from the numpy Generator ``rng``."""
-    relevant, retrieved = (RELEVANT, RETRIEVED) if rng is None else _draw(rng)
-    assert _fits(relevant, retrieved), (relevant, retrieved)
-    source = f"n_docs = {N_DOCS}\nrelevant = {relevant!r}\nretrieved = {retrieved!r}".replace(
+    data = (N_DOCS, RELEVANT, RETRIEVED) if rng is None else _draw(rng)
+    assert _fits(*data), data
+    n_docs, relevant, retrieved = data
+    source = f"n_docs = {n_docs}\nrelevant = {relevant!r}\nretrieved = {retrieved!r}".replace(
         "'", '"'
     )
-    questions = _questions(relevant, retrieved)
+    questions = _questions(n_docs, relevant, retrieved)
     questions = without_harmless_mistakes(questions)
     return source, questions
 
 
-def _questions(relevant: list[str], retrieved: list[str]) -> list:
-    cells = ck.confusion(retrieved, relevant, N_DOCS)
+def _questions(n_docs: int, relevant: list[str], retrieved: list[str]) -> list:
+    cells = ck.confusion(retrieved, relevant, n_docs)
     tp, fp, fn, tn = cells
+    n, size = len(relevant), len(retrieved)
     p, r = ck.precision(retrieved, relevant), ck.recall(retrieved, relevant)
-    # q4: predicted from the counts, checked against coursekit on the 20 documents
-    bigger = doubled(retrieved, relevant)
+    # q4: predicted from the counts, checked against coursekit on the N + 10 documents
+    bigger = doubled(retrieved, relevant, n_docs)
     after = [
         ck.precision(bigger, relevant),
         ck.recall(bigger, relevant),
-        ck.accuracy(bigger, relevant, N_DOCS),
+        ck.accuracy(bigger, relevant, n_docs),
     ]
     tp2, tn2 = tp + ADDED_RELEVANT, tn - ADDED_OTHERS
-    assert math.isclose(after[0], tp2 / len(bigger)) and math.isclose(after[1], tp2 / N_RELEVANT)
-    assert math.isclose(after[2], (tp2 + tn2) / N_DOCS)
-    accuracy_before = ck.accuracy(retrieved, relevant, N_DOCS)
+    assert len(bigger) == size + ADDED_RELEVANT + ADDED_OTHERS
+    assert math.isclose(after[0], tp2 / len(bigger)) and math.isclose(after[1], tp2 / n)
+    assert math.isclose(after[2], (tp2 + tn2) / n_docs)
+    accuracy_before = ck.accuracy(retrieved, relevant, n_docs)
     # q5, q6: F1, and the beta at which the system ties with the single sure document
     f1 = ck.f_measure(p, r)
-    beta = tie_beta(p, r)
-    assert math.isclose(ck.f_measure(p, r, beta), ck.f_measure(*SURE, beta))
+    beta = tie_beta(p, r, n)
+    assert math.isclose(ck.f_measure(p, r, beta), ck.f_measure(1.0, 1 / n, beta))
     return [
         Value(
             "q1",
             list(cells),
             low=0,
-            high=N_DOCS,
+            high=n_docs,
             hint="TP = retrieved and relevant; TN = neither; the cells add up to the collection",
             mistakes=[
                 Mistake(
@@ -122,7 +144,7 @@ def _questions(relevant: list[str], retrieved: list[str]) -> list:
                     "relevant, a false negative relevant but not retrieved",
                 ),
                 Mistake(
-                    [tp, fp, fn, N_DOCS - N_RETRIEVED],
+                    [tp, fp, fn, n_docs - size],
                     "TN counts the documents neither retrieved nor relevant: the relevant "
                     "documents the system missed are not true negatives",
                 ),
@@ -153,8 +175,9 @@ def _questions(relevant: list[str], retrieved: list[str]) -> list:
             "from TN to FP",
             mistakes=[
                 Mistake(
-                    [tp2 / N_RETRIEVED, after[1], after[2]],
-                    "the answer now holds 20 documents: precision divides by 20",
+                    [tp2 / size, after[1], after[2]],
+                    "the answer now holds 10 documents more: precision divides by the new "
+                    "number of documents retrieved",
                 ),
                 Mistake(
                     [after[0], r, after[2]],
@@ -166,7 +189,7 @@ def _questions(relevant: list[str], retrieved: list[str]) -> list:
                     "negatives and become false positives",
                 ),
                 Mistake(
-                    [after[0], after[1], (tp2 + tn) / N_DOCS],
+                    [after[0], after[1], (tp2 + tn) / n_docs],
                     "you added the new relevant document to TP but left TN as it was: the nine "
                     "new non-relevant documents leave TN for FP",
                 ),
@@ -201,7 +224,7 @@ def _questions(relevant: list[str], retrieved: list[str]) -> list:
         ),
         Value(
             "q7",
-            ck.accuracy([], relevant, N_DOCS),
+            ck.accuracy([], relevant, n_docs),
             low=0,
             high=1,
             hint="an empty answer: TP = FP = 0",
@@ -257,8 +280,8 @@ def _beta_not_squared(precision: float, recall: float, beta: float = 1.0) -> flo
 
 # q8: which printed row no answer can give: TP runs over 0 ... min(retrieved, n)
 def _possible(retrieved: int, p: float, r: float, f1: float) -> bool:
-    for tp in range(min(retrieved, N_RELEVANT) + 1):
-        pp, rr = tp / retrieved, tp / N_RELEVANT
+    for tp in range(min(retrieved, TABLES_N) + 1):
+        pp, rr = tp / retrieved, tp / TABLES_N
         if (round(pp, 2), round(rr, 2), round(ck.f_measure(pp, rr), 2)) == (p, r, f1):
             return True
     return False

@@ -5,11 +5,17 @@ Two systems A and B answer two topics, t1 (n = 6 relevant documents in the colle
 value (``Mistake``: what a common slip gives, with its hint) is computed here from the
 exercise's data. ``generate(None)`` gives the public example's data cell and questions
 (``QUESTIONS``); ``generate(rng)`` a student's own rankings for graded coursework, drawn so
-that every statement of the text holds: A finds 4 of t1's 6 relevant documents and 2 of t2's
-4 (so its interpolated precision on t1 is 0 from level 0.7 on), B finds them all; A's averaged
-curve is at least B's at level 0 and above it at 0.1, B's above A's at level 1.0 (q8's letter);
-precision rises at some rank of A on t1 (q3). Hidden inputs (``hidden=``) are used by the grader
-only.
+that every statement of the text holds: the counts n of the text, A finds 2 to 5 of t1's 6
+relevant documents and 1 or 3 of t2's 4 (so its interpolated precision is 0 at level 1.0), B
+finds them all; one curve is at least the other from level 0 to 0.3 and above it at 0.1 (the
+student of q8, who wants two or three documents, has one answer), no tie at level 1.0 (the
+lawyer's); precision rises at some rank of A on t1 (q3). q8's letter follows from the data
+(b or d: B always suits the lawyer). Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: which of the 12 ranks hold A's 2 to 5 and 1 or 3 relevant documents (within
+the first 3 to 8) and B's 6 and 4: every value question varies; q7 takes 7 levels (0, 0.1 when
+B leads from the start, else 0.4 to 0.9: none for more than 30 % of the students).
+q9's option c ("both can") stays last (``FIXED_OPTIONS``).
 """
 
 import numpy as np
@@ -22,9 +28,16 @@ TOPICS = list(N_RELEVANT)
 N_RANKS = 12
 SYSTEM_A = {"t1": [1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0], "t2": [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]}
 SYSTEM_B = {"t1": [0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0], "t2": [0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0]}
-# the relevant documents each system finds in its 12, as the text says
-FOUND = {"A": {"t1": 4, "t2": 2}, "B": {"t1": 6, "t2": 4}}
+# the relevant documents each system finds in its 12: A some (a student's: in these ranges), B all
+FOUND = {"A": {"t1": (2, 5), "t2": (1, 3)}, "B": {"t1": (6, 6), "t2": (4, 4)}}
+# a student's A: how many it finds (drawn from these, so that q7's level varies) ...
+A_FINDS = {"t1": (2, 3, 4, 4, 5), "t2": (1, 1, 3)}
+B_FOR_THE_STUDENT = 0.3  # ... and the share of students for whom B suits the student of q8
 LEVELS = [float(x) for x in ck.STANDARD_RECALL_LEVELS]
+#: q8: the levels a student who wants two or three documents reads, and the lawyer's
+STUDENT_LEVELS, LAWYER_LEVEL = range(4), 10
+#: the options that keep their place in a student's order: q9's "both can" stays last
+FIXED_OPTIONS = {"q9": "c"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -73,17 +86,33 @@ def _rises(precision: list[float]) -> list[int]:
     return [k for k in range(2, len(precision) + 1) if precision[k - 1] > precision[k - 2]]
 
 
+def _better(first: list[float], second: list[float]) -> bool:
+    """Whether the student of q8 prefers the first curve: at least the second's from level 0
+    to 0.3, above it at 0.1."""
+    return all(first[i] >= second[i] for i in STUDENT_LEVELS) and first[1] > second[1]
+
+
+def letter_8(iap_a: list[float], iap_b: list[float]) -> str:
+    """q8: which engine suits the student (levels 0 to 0.3) and which the lawyer (level 1)."""
+    student = "A" if _better(iap_a, iap_b) else "B"
+    lawyer = "A" if iap_a[LAWYER_LEVEL] > iap_b[LAWYER_LEVEL] else "B"
+    return {("A", "A"): "a", ("A", "B"): "b", ("B", "A"): "c", ("B", "B"): "d"}[student, lawyer]
+
+
 def _fits(system_a: dict[str, list[int]], system_b: dict[str, list[int]]) -> bool:
     """Whether rankings drawn for a student keep every statement of the text true."""
     for name, system in (("A", system_a), ("B", system_b)):
-        if any(sum(system[t]) != FOUND[name][t] or len(system[t]) != N_RANKS for t in TOPICS):
+        if any(
+            not FOUND[name][t][0] <= sum(system[t]) <= FOUND[name][t][1]
+            or len(system[t]) != N_RANKS
+            for t in TOPICS
+        ):
             return False
     iap_a, iap_b = _averaged(system_a), _averaged(system_b)
     precision_a1 = ck.pr_table(system_a["t1"], N_RELEVANT["t1"])["precision"].tolist()
     return (
-        iap_a[0] >= iap_b[0]
-        and iap_a[1] > iap_b[1]  # A for the student who wants a few documents
-        and iap_b[10] > iap_a[10]  # B for the lawyer who wants them all
+        (_better(iap_a, iap_b) or _better(iap_b, iap_a))  # the student has one answer
+        and abs(iap_a[LAWYER_LEVEL] - iap_b[LAWYER_LEVEL]) > 1e-9  # and so has the lawyer
         and len(_rises(precision_a1)) > 0
     )
 
@@ -95,12 +124,24 @@ def _ranking(rng, found: int, first: int) -> list[int]:
 
 
 def _draw(rng) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
-    """A student's rankings: A's relevant documents early, B's anywhere in the 12."""
+    """A student's rankings: A's relevant documents within its first 3 to 8 ranks, B's anywhere
+    in the 12. Whom the student of q8 prefers is drawn first (B for 30 % of the students), so
+    that q7's level (0 when B leads from the start) is no one's answer in most variants."""
+    student = "B" if rng.random() < B_FOR_THE_STUDENT else "A"
     while True:
-        system_a = {"t1": _ranking(rng, 4, 10), "t2": _ranking(rng, 2, 6)}
+        found = {t: int(rng.choice(counts)) for t, counts in A_FINDS.items()}
+        system_a = {
+            t: _ranking(rng, found[t], int(rng.integers(max(3, found[t]), 9))) for t in TOPICS
+        }
         system_b = {"t1": _ranking(rng, 6, N_RANKS), "t2": _ranking(rng, 4, N_RANKS)}
-        if _fits(system_a, system_b):
+        if _fits(system_a, system_b) and _better(*_curves(system_a, system_b, student)):
             return system_a, system_b
+
+
+def _curves(system_a, system_b, first: str) -> tuple[list[float], list[float]]:
+    """The two averaged curves, ``first``'s first."""
+    curves = [_averaged(system_a), _averaged(system_b)]
+    return (curves[0], curves[1]) if first == "A" else (curves[1], curves[0])
 
 
 def data_cell(system_a: dict[str, list[int]], system_b: dict[str, list[int]]) -> str:
@@ -283,7 +324,7 @@ def _questions(system_a: dict[str, list[int]], system_b: dict[str, list[int]]) -
         ),
         Choice(
             "q8",
-            "b",
+            letter_8(iap_a, iap_b),
             options="abcd",
             hint="compare the curves at low recall, then at high recall",
         ),

@@ -11,9 +11,15 @@ defensible answer.
 ``generate(rng)`` a student's own data for graded coursework, drawn with the counts of the
 text kept (5, 2 and 4 relevant documents; X finds 4 of k1's, with a tie of a relevant and a
 non-relevant document, and misses the fifth; Y finds nothing on k2) and redrawn until every
-statement of the text holds (MAP prefers Y and GMAP X, AP(X, k1) > 1/2, ...), so that every
-multiple-choice letter is the public one. Hidden inputs (``hidden=``) are used by the grader
-only.
+statement of the text holds (MAP prefers Y and GMAP X, the four slips of q3 give four values,
+...). Which slip q3's report makes is drawn (its letter follows), and so is q7's letter (a when
+AP(X, k1) < 1/2, b when above; never 1/2). q6's answer is fixed by the text (MAP prefers Y,
+GMAP X) and q8's rows are the same for everyone: they differ by the order of their options.
+Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: the ids, scores and ranks of every topic (every value question varies), q3's
+slip among 4, q7's letter among 2. q8's options c ("both can") and d ("neither can") stay last
+(``FIXED_OPTIONS``).
 """
 
 import itertools
@@ -68,6 +74,10 @@ DECIMALS = {"k1": 1, "k2": 1, "k3": 2}  # how the scores of each topic are writt
 #: q8: two printed rows (relevant documents n, relevant documents among the 10 returned, AP);
 #: the same in every variant (the question is about AP, not about the data)
 PRINTED_ROWS = {"a": (5, 4, 0.85), "b": (2, 2, 0.35)}
+#: the options that keep their place in a student's order: q8's "both can", "neither can"
+FIXED_OPTIONS = {"q8": "cd"}
+#: q3: the slip the public report makes (a student's report makes one drawn among a ... d)
+PUBLIC_SLIP = "a"
 
 
 def data_source(data: dict, reported: float) -> str:
@@ -189,7 +199,8 @@ def facts(data: dict) -> SimpleNamespace:
         "length": ap(k1, len(k1)),  # divided by the list's length
         "reversed": ap(k1[::-1], n1),
     }
-    f.reported = round(f.slips["a"], 4)
+    f.letter_3 = data.get("slip", PUBLIC_SLIP)
+    f.reported = round(f.slips[f.letter_3], 4)
     shown = [f.ap_k1, *(f.slips[x] for x in "abcd")]
     require(len({f"{v:.4f}" for v in shown}) == 5, "q3: the four slips and AP differ")
 
@@ -226,7 +237,7 @@ def facts(data: dict) -> SimpleNamespace:
     changed = k1[:-1] + [1]
     moves = (direction(f.ap_k1, ap(changed, n1)), direction(f.ap_k1, ap(changed, n1 + 1)))
     f.letter_7 = {("up", "up"): "a", ("up", "down"): "b", ("down", "up"): "c"}.get(moves, "d")
-    require(f.letter_7 == "b", "q7: AP(X, k1) > 1/2, so that (ii) goes down")
+    require(f.letter_7 in ("a", "b"), "q7: AP(X, k1) is not 1/2, so that (ii) moves")
 
     f.letter_8 = LETTER_8
     _agrees_with_coursekit(data, f)
@@ -291,7 +302,8 @@ def _draw(rng) -> dict:
         y_found = {"k1": int(rng.integers(3, 6)), "k2": 0, "k3": int(rng.integers(2, 5))}[topic]
         y_ranks = rng.choice(DEPTH, size=y_found, replace=False)
         system_y[topic] = [int(i in y_ranks) for i in range(DEPTH)]
-    return {"qrels": qrels, "run_x": run_x, "system_y": system_y}
+    slip = str(rng.choice(list("abcd")))  # the slip of q3's report
+    return {"qrels": qrels, "run_x": run_x, "system_y": system_y, "slip": slip}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,7 +366,7 @@ def questions(f: SimpleNamespace) -> list:
         ),
         Choice(
             "q3",
-            "a",
+            f.letter_3,
             options="abcd",
             hint="recompute the report's value each way; chapter 03, section 2",
         ),

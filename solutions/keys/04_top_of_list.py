@@ -4,11 +4,17 @@ Two engines S and T answer five queries u1 ... u5; the judgments of their first 
 are binary, and each query has its number n of relevant documents in the collection. Every
 expected value and every mistaken value (``Mistake``: what a common slip gives, with its hint)
 is computed here from the exercise's data. ``generate(None)`` gives the public example's data
-cell and questions (``QUESTIONS``); ``generate(rng)`` a student's own judgments for graded
-coursework, drawn so that every statement of the text holds: the numbers n stay those of the
-text, S finds nothing for u3 and never puts a relevant document first, its precision and recall
-on u4 meet once (at rank n = 8), T has the higher MRR and S the higher mean P@10 (q7's letter).
+cell and questions (``QUESTIONS``); ``generate(rng)`` a student's own numbers n and judgments
+for graded coursework, drawn so that every statement of the text holds: the text reads n from
+the data cell (``n_relevant``), S finds nothing for u3, its precision and recall on u4 meet
+once (at rank n of u4, q3), u5 has fewer than 10 relevant documents (q8), the engines differ
+in MRR and in mean P@10 (q7's letter, drawn among the four, follows from the data). q6 and q9
+are about a hypothetical query and about u3: they differ by the order of their options.
 Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: n of u1 ... u5 in the ranges of ``N_RANGES`` (q3 takes 8 values, q8 9), which
+ranks hold the relevant documents, q7's letter among 4: every value question varies. q6's
+option d ("none of them") stays last (``FIXED_OPTIONS``).
 """
 
 import numpy as np
@@ -33,8 +39,17 @@ SYSTEM_T = {
 }
 QUERIES = list(N_RELEVANT)
 PAGE = 10
-# q8: the best P@10 on u5 over all rankings: every relevant document in the first ranks
-BEST_U5 = [1] * N_RELEVANT["u5"] + [0] * (PAGE - N_RELEVANT["u5"])
+#: a student's n of each query lies in these ranges (u4: at least 3 for q3's figure; u5: fewer
+#: than 10, q8's point)
+N_RANGES = {"u1": (1, 6), "u2": (2, 8), "u3": (1, 4), "u4": (3, 10), "u5": (1, 9)}
+LETTERS_7 = {(True, True): "a", (True, False): "b", (False, True): "c", (False, False): "d"}
+#: the options that keep their place in a student's order: q6's "none of them" stays last
+FIXED_OPTIONS = {"q6": "d"}
+
+
+def best_ranking(n_relevant: int) -> list[int]:
+    """q8: the best ranking of a query with ``n_relevant`` relevant documents (all first)."""
+    return [1] * n_relevant + [0] * (PAGE - n_relevant)
 
 
 # --------------------------------------------------------------------------------------------
@@ -64,41 +79,43 @@ def _p10(system: dict[str, list[int]]) -> float:
     return float(np.mean([ck.precision_at(system[q], PAGE) for q in QUERIES]))
 
 
-def _fits(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -> bool:
+def letter_7(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -> str:
+    """q7: MRR decides for the navigational user, mean P@10 for the page reader."""
+    return LETTERS_7[_mrr(system_s) > _mrr(system_t), _p10(system_s) > _p10(system_t)]
+
+
+def _fits(n: dict[str, int], system_s: dict[str, list[int]], system_t: dict[str, list[int]]):
     """Whether judgments drawn for a student keep every statement of the text true."""
     return (
-        all(
-            len(s[q]) == PAGE and sum(s[q]) <= N_RELEVANT[q]
-            for s in (system_s, system_t)
-            for q in QUERIES
-        )
+        all(len(s[q]) == PAGE and sum(s[q]) <= n[q] for s in (system_s, system_t) for q in QUERIES)
         and sum(system_s["u3"]) == 0  # q9: S finds nothing for u3
-        and all(s[0] == 0 for s in system_s.values())  # S never puts a relevant document first
-        and _meet(system_s["u4"], N_RELEVANT["u4"]) == [N_RELEVANT["u4"]]  # q3
-        and _mrr(system_t) > _mrr(system_s)  # q7: T for the navigational user
-        and _p10(system_s) > _p10(system_t)  # q7: S for the page reader
+        and _meet(system_s["u4"], n["u4"]) == [n["u4"]]  # q3: they meet, once
+        and n["u5"] < PAGE  # q8: a query with fewer relevant documents than the page
+        and abs(_mrr(system_t) - _mrr(system_s)) > 1e-9  # q7: no tie for either user
+        and abs(_p10(system_s) - _p10(system_t)) > 1e-9
     )
 
 
-def _draw(rng) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
-    """A student's judgments: S finds several relevant documents from rank 2 on, T one or two,
-    often at rank 1."""
+def _ranking(rng, found: int) -> list[int]:
+    ranks = rng.choice(range(1, PAGE + 1), found, replace=False)
+    return [int(k in ranks) for k in range(1, PAGE + 1)]
+
+
+def _draw(rng) -> tuple[dict[str, int], dict[str, list[int]], dict[str, list[int]]]:
+    """A student's n and judgments; q7's letter is drawn first (each of the four for a quarter
+    of the students), then judgments until they give it."""
+    n = {q: int(rng.integers(low, high + 1)) for q, (low, high) in N_RANGES.items()}
+    letter = "abcd"[int(rng.integers(4))]
     while True:
-        system_s, system_t = {}, {}
-        for q, n in N_RELEVANT.items():
-            found = 0 if q == "u3" else int(rng.integers(max(1, n // 2), min(n, 7) + 1))
-            ranks = rng.choice(range(2, PAGE + 1), found, replace=False)
-            system_s[q] = [int(k in ranks) for k in range(1, PAGE + 1)]
-            first = int(rng.choice([1, 1, 1, 2, 3, 4]))
-            ranks_t = {first}
-            if n > 1 and rng.random() < 0.4:
-                ranks_t.add(int(rng.integers(first + 1, PAGE + 1)))
-            system_t[q] = [int(k in ranks_t) for k in range(1, PAGE + 1)]
-        if _fits(system_s, system_t):
-            return system_s, system_t
+        system_s = {q: _ranking(rng, 0 if q == "u3" else int(rng.integers(1, n[q] + 1))) for q in n}
+        system_t = {q: _ranking(rng, int(rng.integers(0, n[q] + 1))) for q in n}
+        if _fits(n, system_s, system_t) and letter_7(system_s, system_t) == letter:
+            return n, system_s, system_t
 
 
-def data_cell(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -> str:
+def data_cell(
+    n: dict[str, int], system_s: dict[str, list[int]], system_t: dict[str, list[int]]
+) -> str:
     """The source of the exercise's data cell for these judgments (as ruff formats it)."""
 
     def block(name: str, system: dict[str, list[int]]) -> str:
@@ -106,7 +123,7 @@ def data_cell(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) ->
 
     return "\n".join(
         [
-            'n_relevant = {"u1": 2, "u2": 5, "u3": 1, "u4": 8, "u5": 3}',
+            "n_relevant = {" + ", ".join(f'"{q}": {n[q]}' for q in QUERIES) + "}",
             block("system_s", system_s),
             block("system_t", system_t),
             'queries = ["u1", "u2", "u3", "u4", "u5"]',
@@ -117,15 +134,18 @@ def data_cell(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) ->
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     judgments drawn from the numpy Generator ``rng``."""
-    data = (SYSTEM_S, SYSTEM_T) if rng is None else _draw(rng)
+    data = (N_RELEVANT, SYSTEM_S, SYSTEM_T) if rng is None else _draw(rng)
     assert _fits(*data), data
     questions = _questions(*data)
     questions = without_harmless_mistakes(questions)
     return data_cell(*data), questions
 
 
-def _questions(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -> list:
-    s, n = system_s, N_RELEVANT
+def _questions(
+    n: dict[str, int], system_s: dict[str, list[int]], system_t: dict[str, list[int]]
+) -> list:
+    s = system_s
+    best_u5 = best_ranking(n["u5"])
     p5 = [ck.precision_at(s[q], 5) for q in QUERIES]
     assert all(abs(p - sum(s[q][:5]) / 5) < 1e-12 for p, q in zip(p5, QUERIES, strict=True))
     rprec = [ck.r_precision(s[q], n[q]) for q in QUERIES]
@@ -134,6 +154,17 @@ def _questions(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -
     firsts = {"S": [_first(s[q]) for q in QUERIES], "T": [_first(system_t[q]) for q in QUERIES]}
     assert all(abs(x - (1 / f if f else 0.0)) < 1e-12 for x, f in zip(rr, firsts["S"], strict=True))
     mrr = [_mrr(s), _mrr(system_t)]
+
+    from_zero = (  # ranks counted from 0: not when S has a relevant document first (1 / 0)
+        [
+            Mistake(
+                [1 / (f - 1) if f else 0.0 for f in firsts["S"]],
+                "ranks start at 1 (the first document), not at 0",
+            )
+        ]
+        if 1 not in firsts["S"]
+        else []
+    )
 
     def found_only(name: str) -> float:  # the mean over the queries with a relevant result
         return float(np.mean([1 / f for f in firsts[name] if f]))
@@ -198,10 +229,7 @@ def _questions(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -
             high=1,
             hint="1 / rank of the first relevant document, 0 if there is none",
             mistakes=[
-                Mistake(
-                    [1 / (f - 1) if f else 0.0 for f in firsts["S"]],
-                    "ranks start at 1 (the first document), not at 0",
-                ),
+                *from_zero,
                 Mistake(
                     [1.0] * len(QUERIES),
                     "RR looks at the first relevant document, not the first document returned",
@@ -238,23 +266,23 @@ def _questions(system_s: dict[str, list[int]], system_t: dict[str, list[int]]) -
         ),
         Choice(
             "q7",
-            "c",
+            letter_7(system_s, system_t),
             options="abcd",
             hint="which measure follows each user: the first relevant result, or the whole first "
             "page?",
         ),
         Value(
             "q8",
-            ck.precision_at(BEST_U5, PAGE),
+            ck.precision_at(best_u5, PAGE),
             low=0,
             high=1,
             hint="the best ranking puts every relevant document of u5 first",
             mistakes=[
                 Mistake(
-                    ck.precision(BEST_U5[: n["u5"]], BEST_U5[: n["u5"]]),
+                    ck.precision(best_u5[: n["u5"]], best_u5[: n["u5"]]),
                     "P@10 divides by 10 even when fewer than 10 documents can be relevant",
                 ),
-                Mistake(sum(BEST_U5), "that is a number of documents: P@10 divides it by 10"),
+                Mistake(sum(best_u5), "that is a number of documents: P@10 divides it by 10"),
             ],
         ),
         Choice(

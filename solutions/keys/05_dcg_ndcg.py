@@ -1,19 +1,25 @@
 """Answer key of exercises/05_dcg_ndcg.ipynb (expected values computed from the exercise's data).
 
-One query judged on a 0-3 scale (13 judged documents t01-t13: two 3s, three 2s, four 1s and
-four 0s), two systems A and B returning 10 documents each; A returns the two unjudged
-documents t14 and t15, which count as grade 0. DCG is trec_eval's form (``"trec"``,
+One query judged on a 0-3 scale (13 judged documents t01-t13; the public exercise has two 3s,
+three 2s, four 1s and four 0s), two systems A and B returning 10 documents each; A returns
+the two unjudged documents t14 and t15, which count as grade 0. DCG is trec_eval's form (``"trec"``,
 grade / log2(rank + 1)) unless a question names another. Every expected value, every common
 mistake's value and every letter is computed here from those data (DCG by hand, checked
 against coursekit); the checks of :func:`facts` say why each multiple-choice question has one
 defensible answer.
 
 ``generate(None)`` gives the public exercise's data cell and questions (``QUESTIONS``);
-``generate(rng)`` a student's own data for graded coursework: which document has which grade
-and what A and B return are drawn, the counts of the text kept, and redrawn until every
-statement of the text holds (B's second document has a higher grade than its first, A wins at
-3 documents and B at 10, ...), so that every multiple-choice letter is the public one. Hidden
-inputs (``hidden=``) are used by the grader only.
+``generate(rng)`` a student's own data for graded coursework: how many documents have each
+grade (1 to 3 of grade 3, 1 to 4 of grades 2 and 1), which document has which grade and what
+A and B return are drawn, and redrawn until every statement of the text holds (B's second
+document has a higher grade than its first, A's own ideal flatters it, no tie for q9's
+readers, ...). q9's letter follows from the data (drawn first among the four); q6's and q7's
+answers are fixed by the text, and q8 is about a query whose grades the text states: they
+differ by the order of their options. Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: the counts of each grade (48 sets, so q4 takes 48 values), which document has
+which grade and the two runs: every value question varies. q6's option d ("none of them")
+and q8's c ("both can") and d ("neither can") stay last (``FIXED_OPTIONS``).
 """
 
 import itertools
@@ -49,7 +55,12 @@ PUBLIC = {
 }
 JUDGED_IDS = [f"t{i:02d}" for i in range(1, 14)]
 UNJUDGED_IDS = ["t14", "t15"]  # returned by A, named in the text
-GRADES = sorted(PUBLIC["qrels"].values(), reverse=True)  # the same grades in every variant
+GRADES = sorted(PUBLIC["qrels"].values(), reverse=True)  # the public grades (q8's query's)
+#: how many judged documents a student's query has of grade 3, 2 and 1 (the others are 0)
+GRADE_COUNTS = {3: (1, 3), 2: (1, 4), 1: (1, 4)}
+#: the options that keep their place in a student's order: "none of them", "both can" ...
+FIXED_OPTIONS = {"q6": "d", "q8": "cd"}
+LETTERS_9 = {("A", "A"): "a", ("B", "B"): "b", ("A", "B"): "c", ("B", "A"): "d"}
 DEPTH = 10
 #: q8: two printed rows at the cut-offs k = 1..5 (trec_eval's formula, ideal of all judgments);
 #: the same in every variant (every variant has the same judged grades, so the same ideal)
@@ -149,14 +160,15 @@ def facts(data: dict) -> SimpleNamespace:
     qrels, run_a, run_b = data["qrels"], data["run_a"], data["run_b"]
     f = SimpleNamespace()
     judged = list(qrels.values())  # every judged grade of the query, retrieved or not
-    require(sorted(judged, reverse=True) == GRADES, "the judged grades of the text")
+    ideal = sorted(judged, reverse=True)
+    require(len(judged) == len(JUDGED_IDS) and max(judged) > 1, "13 judged, some above 1")
     f.gains_a = [qrels.get(doc, 0) for doc in run_a]
     f.gains_b = [qrels.get(doc, 0) for doc in run_b]
     f.missed = sorted(d for d, g in qrels.items() if g >= 1 and d not in run_a)
 
     # q2: A's DCG curve; q4: the ideal DCG@10; q5: nDCG@10 of A and B
     f.curve_dcg_a = dcg_curve(f.gains_a)
-    f.idcg = dcg(GRADES)
+    f.idcg = dcg(ideal)
     f.ndcg = [ndcg(f.gains_a, judged), ndcg(f.gains_b, judged)]
     f.own_ideal = [ndcg(f.gains_a, f.gains_a), ndcg(f.gains_b, f.gains_b)]
     f.jarvelin = [ndcg(g, judged, jarvelin=True) for g in (f.gains_a, f.gains_b)]
@@ -187,8 +199,8 @@ def facts(data: dict) -> SimpleNamespace:
     # q9: which system each reader prefers (nDCG@3 for the first, nDCG@10 for the second)
     top3 = "A" if ndcg(f.gains_a, judged, 3) > ndcg(f.gains_b, judged, 3) else "B"
     top10 = "A" if f.ndcg[0] > f.ndcg[1] else "B"
-    f.letter_9 = {("A", "A"): "a", ("B", "B"): "b", ("A", "B"): "c", ("B", "A"): "d"}[top3, top10]
-    require(f.letter_9 == "c", "q9: A wins at 3 documents, B at 10")
+    f.letter_9 = LETTERS_9[top3, top10]
+    require(f.letter_9 == data.get("letter_9", f.letter_9), "q9: the letter drawn")
     require(
         not math.isclose(ndcg(f.gains_a, judged, 3), ndcg(f.gains_b, judged, 3))
         and not math.isclose(*f.ndcg),
@@ -220,7 +232,10 @@ def _agrees_with_coursekit(data: dict, f: SimpleNamespace) -> None:
 
 def _draw(rng) -> dict:
     """Data with the text's counts (redrawn by :func:`generate` until every statement holds)."""
-    grades = [int(g) for g in rng.permutation(GRADES)]
+    counts = {g: int(rng.integers(low, high + 1)) for g, (low, high) in GRADE_COUNTS.items()}
+    grades = [g for g, count in counts.items() for _ in range(count)]
+    grades += [0] * (len(JUDGED_IDS) - len(grades))
+    grades = [int(g) for g in rng.permutation(grades)]
     qrels = dict(zip(JUDGED_IDS, grades, strict=True))
     judged_a = [str(d) for d in rng.choice(JUDGED_IDS, size=DEPTH - 2, replace=False)]
     run_a = judged_a + UNJUDGED_IDS
@@ -287,10 +302,10 @@ def questions(f: SimpleNamespace, judged: list[int]) -> list:
                 Mistake(
                     dcg(sorted(judged)), "your ideal is reversed: the highest grades come first"
                 ),
-                Mistake(dcg(GRADES, log=math.log), LOG_BASE),
-                Mistake(dcg(GRADES, log=math.log10), LOG_BASE),
+                Mistake(dcg(sorted(judged, reverse=True), log=math.log), LOG_BASE),
+                Mistake(dcg(sorted(judged, reverse=True), log=math.log10), LOG_BASE),
                 Mistake(
-                    dcg(GRADES, jarvelin=True),
+                    dcg(sorted(judged, reverse=True), jarvelin=True),
                     "that is Järvelin and Kekäläinen's form: trec_eval divides by log2(i + 1)",
                 ),
             ),
@@ -371,8 +386,9 @@ def generate(rng):
     student's own data drawn from the numpy Generator ``rng``."""
     if rng is None:
         data, f = PUBLIC, facts(PUBLIC)  # the public data must satisfy the text: no redraw
-    else:
-        data, f = redraw(rng, _draw, facts, Unsuitable)
+    else:  # q9's letter first (each for a quarter of the students), then data that give it
+        letter = "abcd"[int(rng.integers(4))]
+        data, f = redraw(rng, lambda r: {**_draw(r), "letter_9": letter}, facts, Unsuitable)
     return data_source(data), questions(f, list(data["qrels"].values()))
 
 

@@ -6,8 +6,14 @@ Every expected value and every mistaken value (``Mistake``: what a common slip g
 hint) is computed here from the exercise's data. ``generate(None)`` gives the public example's
 data cell and questions (``QUESTIONS``); ``generate(rng)`` a student's own ranks for graded
 coursework, drawn so that every statement of the text holds: A finds 3 studies and comes
-first by AP, B finds 5 (the last between ranks 13 and 24), C all 6, and PRES@25 alone puts C
-last. Hidden inputs (``hidden=``) are used by the grader only.
+first by AP, B finds 5 (the last between ranks 13 and 24), C all 6, and one measure of q6
+alone puts C last (AP or PRES@25, which gives q6's letter). q8's answer (D: its last study
+comes before B's) and q9's rows are the same for everyone: they differ by the order of their
+options. Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: the ranks of the 3, 5 and 6 studies found (every value question varies; q4's
+and q7's answers depend on B's last rank, 13 to 24) and q6's letter among 2. q9's option c
+("neither: every row could come from some ranking") stays last (``FIXED_OPTIONS``).
 """
 
 from itertools import combinations
@@ -24,6 +30,13 @@ COLLECTIONS = (400, 40)  # two collection sizes D for Rnorm
 D_FOUND, D_LAST = 5, 12
 # q9: two printed tables of (h, MOR@25) for this query (n = 6, N_max = 25)
 TABLES = {"X": [(3, 0.55), (4, 0.62)], "Y": [(5, 0.70), (3, 0.50)]}
+#: q8: D's lowest MOR@25 over every placement of its 5 studies, the last at rank 12
+D_WORST_MOR = min(
+    ck.mor(ck.rels_from_ranks([*first, D_LAST], N_MAX), N_RELEVANT, N_MAX)
+    for first in combinations(range(1, D_LAST), D_FOUND - 1)
+)
+#: the options that keep their place in a student's order: q9's "neither" stays last
+FIXED_OPTIONS = {"q9": "c"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -100,15 +113,15 @@ def _c_last(found: dict[str, list[int]]) -> list[str]:
 
 def _fits(found: dict[str, list[int]]) -> bool:
     """Whether ranks drawn for a student keep every statement of the text true: the counts,
-    B's last study after D's (rank 12) and before rank 25, PRES@25 alone putting C last, and
-    AP putting A (the precision-first system) first."""
+    B's last study after D's (rank 12) and before rank 25, AP putting A (the precision-first
+    system) first, and one measure of q6 alone putting C last (AP or PRES@25: q6's letter)."""
     if any(len(set(found[s])) != COUNTS[s] for s in SYSTEMS):
         return False
-    ap = _scores(found)["a"]
+    ap = {s: _ap(found[s], N_RELEVANT) for s in SYSTEMS}  # by hand first: cheaper
     return (
         D_LAST < found["B"][-1] < N_MAX
-        and _c_last(found) == ["b"]
         and ap["A"] > max(ap["B"], ap["C"])
+        and len(_c_last(found)) == 1
     )
 
 
@@ -189,11 +202,7 @@ def _questions(found: dict[str, list[int]]) -> list:
     # missed already holds
     drops_to_last = [drops[0], (N_MAX + N_RELEVANT - found["B"][-1]) / (N_RELEVANT * N_MAX)]
     # q8: every placement of D's 5 studies (the last at rank 12) beats B on MOR@25
-    mor_b = ck.mor(rels["B"], N_RELEVANT, N_MAX)
-    d_above_b = all(
-        ck.mor(ck.rels_from_ranks([*first, D_LAST], N_MAX), N_RELEVANT, N_MAX) > mor_b
-        for first in combinations(range(1, D_LAST), D_FOUND - 1)
-    )
+    d_above_b = D_WORST_MOR > ck.mor(rels["B"], N_RELEVANT, N_MAX)
     return [
         Value(
             "q1",

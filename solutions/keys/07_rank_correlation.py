@@ -7,7 +7,13 @@ data. ``generate(None)`` gives the public example's data cell and questions (``Q
 ``generate(rng)`` a student's own scores for graded coursework, drawn so that every statement
 of the text holds: no ties by MAP or nDCG@10, MAP and nDCG@10 crown different systems, the
 correction of q5 swaps only the first two systems by nDCG@10, and P@10 ties some systems so
-that the Σ d² formula misses ρ. Hidden inputs (``hidden=``) are used by the grader only.
+that the Σ d² formula misses ρ. The three choices are about the text, not the data (τ = 0,
+the formula of q3 with ties, q9's printed rows): they differ between students by the order of
+their options. Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: the 48 APs, 6 nDCG@10 and 6 P@10 scores (every value question varies; q4's
+pair counts take 9 values, none for more than 30 % of the students). q9's option c
+("neither: both rows are possible") stays last (``FIXED_OPTIONS``).
 """
 
 import math
@@ -34,6 +40,8 @@ N_TOPICS = 8
 CORRECTION = 0.006
 # q9: two printed (rho, tau) pairs for two orderings of 6 systems without ties
 PRINTED = {"X": (0.83, 0.73), "Y": (0.77, 0.67)}
+#: the options that keep their place in a student's order: q9's "neither" stays last
+FIXED_OPTIONS = {"q9": "c"}
 
 K = len(SYSTEMS)
 N_PAIRS = K * (K - 1) // 2

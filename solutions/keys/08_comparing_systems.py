@@ -9,12 +9,19 @@ cell and questions (``QUESTIONS``: no topic dropped); ``generate(rng)`` a studen
 for graded coursework: 10 of the collection's topics left out, four other p-values for Holm's
 method and another effect size for the topic set size, drawn so that every statement of the
 text holds (A's gain over B well above 5 %, a paired t-test p-value below 0.01, Holm
-rejecting more hypotheses than Bonferroni). Hidden inputs (``hidden=``) are used by the
-grader only.
+rejecting at least one hypothesis, and no product of a p-value on the boundary 0.05). The
+three choices are about the text, not the data: they differ between students by the order of
+their options. Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: 10 of the topics left out (which decides q1 to q4), four p-values (q5: 10
+pairs of counts), an effect among 9 (q7): every value question varies. q10's option c ("both
+are possible") stays last (``FIXED_OPTIONS``).
 """
 
+import functools
 import math
 
+import pandas as pd
 from scipy import stats
 
 import coursekit as ck
@@ -31,12 +38,28 @@ P_VALUES = [0.011, 0.020, 0.004, 0.041]
 EFFECT = 0.3
 # a student's data: this many topics left out, q7's effect among these
 N_DROPPED = 10
-EFFECTS = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+EFFECTS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+#: q5: the (Holm, Bonferroni) counts a student's four p-values give, one drawn per student
+HOLM_BONFERRONI = [(h, b) for h in range(1, 5) for b in range(1, h + 1)]
+#: the options that keep their place in a student's order: q10's "both are possible"
+FIXED_OPTIONS = {"q10": "c"}
 
 
-def _evaluate(system: str, dropped: list[str], missing_as_zero: bool = True):
-    qrels = COLLECTION.qrels[~COLLECTION.qrels["query_id"].isin(dropped)]
-    return ck.evaluate(COLLECTION.runs[system], qrels, ["AP"], missing_as_zero=missing_as_zero)
+@functools.cache
+def _every_topic(system: str, missing_as_zero: bool) -> pd.Series:
+    """The AP of ``system`` on every topic of the collection's qrels, by coursekit (computed
+    once: a topic's AP depends on its own judgments only, so leaving topics out of the qrels
+    leaves their rows out, which :func:`_aps` does)."""
+    evaluated = ck.evaluate(
+        COLLECTION.runs[system], COLLECTION.qrels, ["AP"], missing_as_zero=missing_as_zero
+    )
+    return evaluated.table()["AP"]
+
+
+def _aps(system: str, dropped: list[str], missing_as_zero: bool = True) -> pd.Series:
+    """AP by topic of ``system`` evaluated on the qrels without the topics ``dropped``."""
+    every = _every_topic(system, missing_as_zero)
+    return every[~every.index.isin(dropped)]
 
 
 def holm_by_hand(p_values: list[float], alpha: float = ALPHA, stop: bool = True) -> int:
@@ -68,27 +91,35 @@ def _bonferroni(p_values: list[float], alpha: float = ALPHA) -> int:
 
 def _fits(dropped: list[str], p_values: list[float], effect: float) -> bool:
     """Whether data drawn for a student keep every statement of the text true."""
-    a, b = _evaluate(SYSTEM_A, dropped), _evaluate(SYSTEM_B, dropped)
-    gain = ck.gain_percent(float(a.mean["AP"]), float(b.mean["AP"]))
-    p = ck.paired_t_test(a.table()["AP"], b.table()["AP"]).pvalue
     m = len(p_values)
     on_boundary = any(abs(p * k - ALPHA) < 1e-9 for p in p_values for k in range(1, m + 1))
-    return (
-        gain > 10  # "well above 5 %"
-        and p < 0.01  # "far below 0.05"
-        and not on_boundary
-        and holm_by_hand(p_values) > _bonferroni(p_values) > 0
-        and effect in EFFECTS
-    )
+    if on_boundary or holm_by_hand(p_values) < 1 or effect not in EFFECTS:
+        return False  # (the cheap checks first)
+    a, b = _aps(SYSTEM_A, dropped), _aps(SYSTEM_B, dropped)
+    gain = ck.gain_percent(float(a.mean()), float(b.mean()))
+    p = ck.paired_t_test(a, b).pvalue
+    return gain > 10 and p < 0.01  # "well above 5 %", "far below 0.05"
+
+
+def _p_values(rng, counts: tuple[int, int]) -> list[float]:
+    """Four p-values (3 decimals) on which Holm and Bonferroni reject ``counts`` hypotheses,
+    none of their products on the boundary 0.05."""
+    while True:
+        p_values = [round(float(x), 3) for x in rng.uniform(0.001, 0.06, size=4)]
+        on_boundary = any(abs(p * k - ALPHA) < 1e-9 for p in p_values for k in range(1, 5))
+        if not on_boundary and (holm_by_hand(p_values), _bonferroni(p_values)) == counts:
+            return p_values
 
 
 def _draw(rng) -> tuple[list[str], list[float], float]:
-    """A student's data: 10 topics left out, four p-values, an effect size."""
+    """A student's data: four p-values (q5's two counts drawn first, among the 10 possible
+    with Holm rejecting at least one: Bonferroni then rejects one too), an effect size, and 10
+    topics left out (redrawn until the text holds)."""
+    p_values = _p_values(rng, HOLM_BONFERRONI[int(rng.integers(len(HOLM_BONFERRONI)))])
+    effect = float(EFFECTS[int(rng.integers(len(EFFECTS)))])
     while True:
         picked = rng.choice(len(TOPICS), size=N_DROPPED, replace=False)
         dropped = sorted((TOPICS[int(i)] for i in picked), key=int)
-        p_values = [round(float(x), 3) for x in rng.uniform(0.001, 0.06, size=4)]
-        effect = float(EFFECTS[int(rng.integers(len(EFFECTS)))])
         if _fits(dropped, p_values, effect):
             return dropped, p_values, effect
 
@@ -118,11 +149,10 @@ def generate(rng):
 
 
 def _questions(dropped: list[str], p_values: list[float], effect: float) -> list:
-    a, b = _evaluate(SYSTEM_A, dropped), _evaluate(SYSTEM_B, dropped)
-    ap_a, ap_b = a.table()["AP"], b.table()["AP"]
-    map_a, map_b = float(a.mean["AP"]), float(b.mean["AP"])
+    ap_a, ap_b = _aps(SYSTEM_A, dropped), _aps(SYSTEM_B, dropped)
+    map_a, map_b = float(ap_a.mean()), float(ap_b.mean())
     # q1's slip: each run's mean over the topics it answers only
-    answered = [float(_evaluate(s, dropped, False).mean["AP"]) for s in (SYSTEM_A, SYSTEM_B)]
+    answered = [float(_aps(s, dropped, False).mean()) for s in (SYSTEM_A, SYSTEM_B)]
     # q4: the paired t-test, and the unpaired one (the slip of forgetting the pairing)
     p_paired = ck.paired_t_test(ap_a, ap_b).pvalue
     p_unpaired = float(stats.ttest_ind(ap_a.to_numpy(), ap_b.to_numpy()).pvalue)

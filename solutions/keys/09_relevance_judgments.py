@@ -9,7 +9,12 @@ every statement of the text holds: 200 documents, the two assessors' shares of "
 differ (so pooling changes kappa), the three assessors split on two documents at least, the ranking
 has 8 ranks with 3 relevant, 3 non-relevant and 2 unjudged documents, an unjudged one above a
 relevant one, and the topic has more judged relevant documents than the ranking retrieves.
+The three choices are about the text, not the data (a lenient assessor, a new system after
+pooling, kappa of skewed labels): they differ between students by the order of their options.
 Hidden inputs (``hidden=``) are used by the grader only.
+
+Variant space: the four counts of the 2 x 2 table, the Fleiss table, the ranking and R, N:
+every value question varies (q3, of a four-document Fleiss table, takes 12 values or more).
 """
 
 import coursekit as ck

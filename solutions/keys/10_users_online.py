@@ -6,9 +6,15 @@ what a common slip gives, with its hint) is computed here from the exercise's da
 ``generate(None)`` gives the public example's data cell and questions (``QUESTIONS``);
 ``generate(rng)`` a student's own data for graded coursework, drawn so that every statement of
 the text holds: 5 judged ranks with some relevant and some not, 3 graded ranks, an interleaved
-list of 3 team-draft rounds whose clicks B wins when the positions are read 0-based (and does
-not when they are misread 1-based), and a B arm with a higher CTR than A. Hidden inputs
-(``hidden=``) are used by the grader only.
+list of 3 team-draft rounds whose clicks give another winner when the positions are misread
+1-based than read 0-based, and a B arm with a higher CTR than A. q5's winner (A, B or a tie)
+is drawn first, a third of the students each; q7 to q9 are about the text, not the data: they
+differ between students by the order of their options. Hidden inputs (``hidden=``) are used
+by the grader only.
+
+Variant space: the judgments, p, the unjudged rank, the grades and g_max, the patience, the
+teams and 2 to 4 clicks, the two CTRs: every value question varies (q4, 1 / (1 - p), takes 5
+values).
 """
 
 import math
@@ -74,17 +80,17 @@ def _fits(rels, p, unjudged, grades, g_max, p_patient, teams, clicks, ctr_a, ctr
         and any(g > 0 for g in grades)
         and len(teams) == 6
         and all(r == ["a", "b"] for r in rounds)  # team draft: one pick each per round
-        and len(set(clicks)) == 3
-        and min(clicks) >= 1
-        and max(clicks) <= 4
-        and _winner(clicks, teams) == "b"  # q5's answer stays b)
-        and _winner(clicks, teams, one_based=True) != "b"
+        and 2 <= len(set(clicks)) == len(clicks) <= 4
+        and min(clicks) >= 1  # (so that misread 1-based, every click is still a position)
+        and max(clicks) < len(teams)
+        and _winner(clicks, teams) != _winner(clicks, teams, one_based=True)  # q5's slip
         and 0 < ctr_a < ctr_b < 1
     )
 
 
 def _draw(rng):
-    """A student's data."""
+    """A student's data: q5's winner drawn first, then data that give it."""
+    winner = str(rng.choice(["a", "b", "tie"]))
     while True:
         rels = [int(x) for x in rng.integers(0, 2, size=5)]
         p = float(rng.choice([0.5, 0.6, 0.7, 0.8, 0.9]))
@@ -93,11 +99,12 @@ def _draw(rng):
         grades = [int(x) for x in rng.integers(0, g_max + 1, size=3)]
         p_patient = float(rng.choice([0.5, 0.6, 0.75, 0.9, 0.95]))
         teams = [t for _ in range(3) for t in (["a", "b"] if rng.random() < 0.5 else ["b", "a"])]
-        clicks = sorted(int(x) for x in rng.choice(np.arange(1, 5), size=3, replace=False))
+        size = int(rng.integers(2, 5))  # 2 to 4 clicks: an even number can tie
+        clicks = sorted(int(x) for x in rng.choice(np.arange(1, 6), size=size, replace=False))
         ctr_a = int(rng.integers(10, 50)) / 100
         ctr_b = round(ctr_a + int(rng.integers(2, 6)) / 100, 2)
         data = (rels, p, unjudged, grades, g_max, p_patient, teams, clicks, ctr_a, ctr_b)
-        if _fits(*data):
+        if _fits(*data) and _winner(clicks, teams) == winner:
             return data
 
 
@@ -214,7 +221,12 @@ def _questions(rels, p, unjudged, grades, g_max, p_patient, teams, clicks, ctr_a
                 Mistake(1 / p_patient, "the user stops after each document with probability 1 - p"),
             ],
         ),
-        Choice("q5", "b", options="abc", hint="count clicks per team; positions start at 0"),
+        Choice(
+            "q5",
+            {"a": "a", "b": "b", "tie": "c"}[_winner(clicks, teams)],
+            options="abc",
+            hint="count clicks per team; positions start at 0",
+        ),
         Value(
             "q6",
             math.ceil(n),
