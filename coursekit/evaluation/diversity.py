@@ -22,7 +22,7 @@ ndeval (v4.5, the TREC Web track's tool, as pyndeval and ir_measures run it):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..trec import as_run_frame, sort_run
 from ..trec.subtopics import subtopic_qrels_to_dict
 from ..validation import check_bool
 from .encode import evaluated_queries
-from .evaluate import Evaluation
+from .evaluate import Evaluation, measure_list
 
 __all__ = ["evaluate_diversity", "known_diversity_measures", "parse_diversity_measure"]
 
@@ -159,21 +159,7 @@ def parse_diversity_measure(name: str | Measure) -> Measure:
 
 
 def _measures(measures: Any) -> list[Measure]:
-    if isinstance(measures, (str, Measure)):
-        measures = [measures]
-    if not isinstance(measures, Iterable):
-        raise TypeError(
-            "measures must be a diversity measure name such as 'alpha_nDCG@10' or a list of "
-            f"them, got {type(measures).__name__} {measures!r}"
-        )
-    parsed = [parse_diversity_measure(m) for m in measures]
-    if not parsed:
-        raise ValueError("no measure to compute: give names such as ['alpha_nDCG@10', 'ERR_IA@20']")
-    names = [m.name for m in parsed]
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise ValueError(f"measure(s) asked twice: {', '.join(repeated)}")
-    return parsed
+    return measure_list(measures, parse_diversity_measure, ("alpha_nDCG@10", "ERR_IA@20"))
 
 
 def evaluate_diversity(

@@ -28,7 +28,7 @@ per-query functions of :mod:`coursekit.measures` query by query. They are tested
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,17 +77,24 @@ class Evaluation:
         return "\n".join(lines)
 
 
-def _measures(measures: Any) -> list[Measure]:
+def measure_list(
+    measures: Any,
+    parse: Callable[[Any], Measure] | None = None,
+    examples: Sequence[str] = ("AP", "P@10", "nDCG@10"),
+) -> list[Measure]:
+    """``measures`` (a name, a Measure or a list of them) parsed by ``parse`` (the registry's
+    :func:`parse_measure` by default), none asked twice; ``examples`` are named in messages."""
+    parse = parse or (lambda m: m if isinstance(m, Measure) else parse_measure(m))
     if isinstance(measures, (str, Measure)):
         measures = [measures]
     if not isinstance(measures, Iterable):
         raise TypeError(
-            "measures must be a measure name such as 'AP' or a list of them, "
+            f"measures must be a measure name such as {examples[0]!r} or a list of them, "
             f"got {type(measures).__name__} {measures!r}"
         )
-    parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in measures]
+    parsed = [parse(m) for m in measures]
     if not parsed:
-        raise ValueError("no measure to compute: give names such as ['AP', 'P@10', 'nDCG@10']")
+        raise ValueError(f"no measure to compute: give names such as {list(examples)}")
     names = [m.name for m in parsed]
     repeated = {n for n in names if names.count(n) > 1}
     if repeated:
@@ -138,7 +145,7 @@ def evaluate(
     check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
     missing_as_zero = check_bool(missing_as_zero, "missing_as_zero")
     fast = check_bool(fast, "fast")
-    parsed = _measures(measures)
+    parsed = measure_list(measures)
     run_half, qrels_half = halves(run, qrels)
     with_docs = any(m.family in DOC_FAMILIES for m in parsed)
     ranked = None

@@ -24,7 +24,7 @@ diversity / diversité / diversità.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -248,18 +248,30 @@ def alpha_ndcg(
     >>> round(alpha_ndcg(["d2", "d1", "d4", "d3"], judgments, k=4), 4)
     0.8426
     """
-    judged = judged_subtopics(judgments)
-    alpha = check_alpha(alpha)
-    gains = _novelty(_ranking(ranking), judged, alpha)
-    k = None if k is None else check_k(k)
-    ideal = _novelty(_greedy(judged, alpha, k), judged, alpha)
-    best = _dcg(ideal, ideal.size if k is None else k)
-    return _dcg(gains, gains.size if k is None else k) / best if best > 0 else 0.0
+    return _over_ideal(_dcg, ranking, judgments, k, alpha)
 
 
 def _err_sum(gains: np.ndarray, k: int) -> float:
     top = gains[:k]
     return float(np.sum(top / np.arange(1, top.size + 1)))
+
+
+def _over_ideal(
+    score: Callable[[np.ndarray, int], float],
+    ranking: Sequence[Hashable],
+    judgments: SubtopicJudgments,
+    k: int | None,
+    alpha: float,
+) -> float:
+    """``score`` of the ranking's novelty gains over ``score`` of the greedy ideal's, at k
+    (None: each whole list); 0 when the ideal scores nothing (no relevant document)."""
+    judged = judged_subtopics(judgments)
+    alpha = check_alpha(alpha)
+    gains = _novelty(_ranking(ranking), judged, alpha)
+    k = None if k is None else check_k(k)
+    ideal = _novelty(_greedy(judged, alpha, k), judged, alpha)
+    best = score(ideal, ideal.size if k is None else k)
+    return score(gains, gains.size if k is None else k) / best if best > 0 else 0.0
 
 
 def err_ia(
@@ -314,13 +326,7 @@ def nerr_ia(
     >>> round(nerr_ia(["d2", "d1", "d4", "d3"], judgments, k=4), 4)
     0.7759
     """
-    judged = judged_subtopics(judgments)
-    alpha = check_alpha(alpha)
-    gains = _novelty(_ranking(ranking), judged, alpha)
-    k = None if k is None else check_k(k)
-    ideal = _novelty(_greedy(judged, alpha, k), judged, alpha)
-    best = _err_sum(ideal, ideal.size if k is None else k)
-    return _err_sum(gains, gains.size if k is None else k) / best if best > 0 else 0.0
+    return _over_ideal(_err_sum, ranking, judgments, k, alpha)
 
 
 def _nrbp(gains: np.ndarray, n_subtopics: int, alpha: float, beta: float) -> float:
