@@ -2,8 +2,11 @@
 
 ``python -m coursekit.grade secret S`` writes a new secret (mode 0600) and ``python -m
 coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/`` per-student variants
-(:mod:`coursekit.grading.release`). The grader itself is :mod:`coursekit.grading.grader`. (A
-folder of submissions named ``release`` or ``secret`` is given as ``./release``.)
+(:mod:`coursekit.grading.release`); ``python -m coursekit.grade new-assignment CHAPTER --out
+PRIVATE/`` starts a private assignment from a public chapter (graded questions must be private:
+:mod:`coursekit.grading.assignment`). The grader itself is :mod:`coursekit.grading.grader`. (A
+folder of submissions named ``release``, ``secret`` or ``new-assignment`` is given as
+``./release``.)
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .grading.release import secret_main
 
         return secret_main(argv[1:])
+    if argv[:1] == ["new-assignment"]:
+        from .grading.assignment import main as assignment_main
+
+        return assignment_main(argv[1:])
     return grade_main(argv)
 
 
