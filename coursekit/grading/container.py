@@ -25,21 +25,13 @@ import os
 import shutil
 from pathlib import Path
 
-ENGINES = ("docker", "podman")
+from .config import ENGINES, GraderConfig
+
 IMAGE = "coursekit-grader"
 INSIDE = Path("/grading")
-#: options of the grader given to the container's grader as they are (no path in them)
-PLAIN_OPTIONS = (
-    "jobs",
-    "timeout",
-    "cell_timeout",
-    "memory",
-    "processes",
-    "disk",
-    "max_notebook_mb",
-    "submission_timeout",
-    "max_message_mb",
-)
+#: options of the grader given to the container's grader as they are (no path in them): every
+#: numeric field of the configuration (:meth:`.GraderConfig.container_options`)
+PLAIN_OPTIONS = GraderConfig.limit_names()
 
 
 def available(engine: str) -> str | None:

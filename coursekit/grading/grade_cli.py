@@ -1,7 +1,9 @@
 """The batch grader's command line: ``python -m coursekit.grade SUBMISSIONS --out OUT``.
 
-Options and their checks, and the start of a run; the grading itself is
-:func:`coursekit.grading.grader.grade_folder` (its module says what a run does and writes).
+The options, and the start of a run: the parser's result becomes one checked
+:class:`~coursekit.grading.config.GraderConfig` (a bad option is said and exits 2), which the
+grading itself, :func:`coursekit.grading.grader.grade_folder`, reads (its module says what a run
+does and writes).
 """
 
 from __future__ import annotations
@@ -15,17 +17,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import container, sandbox, sandbox_disk
-from .grader import UNSAFE_WARNING, Interrupted, grade_folder, limits_of
+from .config import MIN_MEMORY_MB, GraderConfig
+from .grader import UNSAFE_WARNING, Interrupted, grade_folder
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB
 
 DISK_FULL = f"not graded: {sandbox_disk.FULL_DISK}"  # the rows of a run stopped by a full disk
-
-# The least --memory a kernel can run in. An ipykernel in the sandbox running chapter 01's
-# solution peaks at 725 MB of address space (VmPeak, which RLIMIT_AS limits; 58 MB resident);
-# with --memory 640 it dies before it listens on its sockets, with 768 it scores full marks
-# (measured). Other chapters need more: up to 2023 MB of address space (chapter 03).
-MIN_MEMORY_MB = 768
 
 
 def _default_keys() -> str:
@@ -126,35 +123,23 @@ def _engines_here() -> str:
     return f" (here: --container {found[0]})" if found else ""
 
 
-def in_container(options: argparse.Namespace) -> int:
-    """Run the grader in a container (:mod:`coursekit.grading.container`); its exit code."""
-    engine = container.available(options.container)
+def in_container(config: GraderConfig, submissions: Path, out: Path) -> int:
+    """Run the grader in ``config.container`` (:mod:`coursekit.grading.container`); its exit
+    code. The configuration has refused what a container cannot take (``--id-from``,
+    ``--unsafe-no-sandbox``)."""
+    engine = container.available(config.container)
     if engine is None:
-        print(f"error: {options.container} is not installed", file=sys.stderr)
+        print(f"error: {config.container} is not installed", file=sys.stderr)
         return 2
-    if options.unsafe_no_sandbox:
-        print("error: --container and --unsafe-no-sandbox exclude each other", file=sys.stderr)
-        return 2
-    if getattr(options, "id_from", None) not in (None, "folder"):
-        print(
-            "error: --id-from is not passed into a container: lay the submissions out as "
-            "SUBMISSIONS/<id>/... (the default rule), or grade without --container",
-            file=sys.stderr,
-        )
-        return 2
-    out = Path(options.out)
     out.mkdir(mode=0o700, parents=True, exist_ok=True)
-    plain = {name: getattr(options, name) for name in container.PLAIN_OPTIONS}
-    if not plain["submission_timeout"]:
-        del plain["submission_timeout"]
     argv = container.command(
-        options.container,
-        Path(options.submissions),
+        config.container,
+        submissions,
         out,
-        Path(options.keys),
-        plain,
-        secret_file=Path(options.secret_file) if options.secret_file else None,
-        roster=Path(options.roster) if options.roster else None,
+        config.keys,
+        config.container_options(),
+        secret_file=config.secret_file,
+        roster=config.roster,
     )
     print("container:", " ".join(argv))
     return subprocess.run([engine, *argv[1:]], check=False).returncode
@@ -178,21 +163,15 @@ def honour_stop_signals() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     options = parser().parse_args(argv)
     honour_stop_signals()
-    names = ("jobs", "timeout", "cell_timeout", "memory", "processes", "disk", "max_notebook_mb")
-    for name in (*names, "max_message_mb"):
-        if getattr(options, name) <= 0:
-            print(f"error: --{name.replace('_', '-')} must be positive", file=sys.stderr)
-            return 2
-    if options.memory < MIN_MEMORY_MB:
-        print(
-            f"error: --memory {options.memory} is below what a notebook's kernel needs to start "
-            f"and run: at least {MIN_MEMORY_MB} MB (2048 for every chapter)",
-            file=sys.stderr,
-        )
+    try:
+        config = GraderConfig.from_args(options)  # every option checked, once
+    except (TypeError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    if options.container:
-        return in_container(options)
-    if options.unsafe_no_sandbox:
+    submissions, out = Path(options.submissions), Path(options.out)
+    if config.container:
+        return in_container(config, submissions, out)
+    if config.unsafe_no_sandbox:
         print(UNSAFE_WARNING)
         print(UNSAFE_WARNING, file=sys.stderr)
     else:
@@ -206,9 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        print(f"sandbox: bubblewrap; {sandbox.describe_enforcement(limits_of(options))}")
+        print(f"sandbox: bubblewrap; {sandbox.describe_enforcement(config.kernel_limits())}")
     try:
-        grades = grade_folder(Path(options.submissions), Path(options.out), options)
+        grades = grade_folder(submissions, out, config)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -218,8 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for g in grades:
         suffix = f"  ({g.error})" if g.error else ""
         print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
-    print(f"{len(grades)} submissions graded; see {Path(options.out) / 'grades.csv'}")
-    if options.unsafe_no_sandbox:
+    print(f"{len(grades)} submissions graded; see {out / 'grades.csv'}")
+    if config.unsafe_no_sandbox:
         print(UNSAFE_WARNING)
     full = next((g.error for g in grades if g.error.startswith(DISK_FULL)), "")
     if full:  # grades.csv is complete, but some submissions were not graded

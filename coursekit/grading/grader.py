@@ -50,6 +50,7 @@ from typing import Any
 
 from . import sandbox, sandbox_fs
 from .build import load_key
+from .config import GraderConfig
 from .intake import chapter_of, find_submissions, parse_notebook, read_submission
 from .integrity import recorded, write_report
 from .isolation import grade_in_worker
@@ -113,16 +114,14 @@ def load_keys(keys_dir: Path) -> Keys:
     return Keys(keys_dir)
 
 
-def limits_of(options: argparse.Namespace) -> sandbox.Limits | None:
-    """The kernel's sandbox limits, or None with ``--unsafe-no-sandbox``."""
-    if getattr(options, "unsafe_no_sandbox", False):
-        return None
-    return sandbox.Limits(
-        memory_mb=options.memory,
-        processes=options.processes,
-        wall_seconds=options.timeout + 15,
-        disk_mb=getattr(options, "disk", sandbox.Limits.disk_mb),
-    )
+def _config(
+    options: GraderConfig | argparse.Namespace, personal: Personal | None
+) -> tuple[GraderConfig, Personal | None]:
+    """The configuration of ``options`` (a parser's result is converted once) and the
+    personal data: ``personal``, or the ``personal`` a caller set on a Namespace."""
+    if isinstance(options, argparse.Namespace) and personal is None:
+        personal = vars(options).get("personal")
+    return GraderConfig.from_args(options), personal
 
 
 def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
@@ -139,21 +138,26 @@ def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
 
 
 async def _grade_in(
-    work: Path, path: Path, name: str, keys: Mapping[str, Any], options: argparse.Namespace
+    work: Path,
+    path: Path,
+    name: str,
+    keys: Mapping[str, Any],
+    config: GraderConfig,
+    personal: Personal | None,
 ) -> Grade:
     from .notebooks import run_limited
 
     grade = Grade(name)
     try:
-        data = await asyncio.to_thread(read_submission, path, options.max_notebook_mb << 20)
+        data = await asyncio.to_thread(read_submission, path, config.max_notebook_mb << 20)
         notebook = await asyncio.to_thread(parse_notebook, data)
         grade.chapter = chapter_of(notebook, name, keys)
         questions = keys[grade.chapter]
-        personal = getattr(options, "personal", None)  # None: a variant is not graded
+        # personal None: a variant is not graded
         questions, grade.notes = questions_for(personal, notebook, name, grade.chapter, questions)
     except ValueError as error:
         return _not_graded(grade, keys, str(error))
-    limits = limits_of(options)
+    limits = config.kernel_limits()
     folder = work / "nb"  # the kernel's only writable folder
     folder.mkdir(parents=True)
     copy = folder / "submission.ipynb"
@@ -167,17 +171,18 @@ async def _grade_in(
     grade.error, grade.cell_errors = await run_limited(
         copy,
         env,
-        options.cell_timeout,
-        options.timeout,
-        options.memory,
+        config.cell_timeout,
+        config.timeout,
+        config.memory,
         limits=limits,
-        max_message_mb=getattr(options, "max_message_mb", None),
+        max_message_mb=config.max_message_mb,
     )
     answers, notes = read_answers(folder, ANSWERS, grade.chapter)
     grade.answers = recorded(answers, questions)  # for integrity.csv, not for the feedback
     grade.notes += notes
     truncated = any("cap" in note for note in notes)
-    await mark(grade, questions, answers, work, options.judge_memory, limits, truncated)
+    judge = config.judge_limits()
+    await mark(grade, questions, answers, work, config.judge_memory, judge, truncated)
     if not grade.error and grade.cell_errors:
         cell, text = grade.cell_errors[0]
         grade.error = f"cell {cell}: {text}"
@@ -187,28 +192,27 @@ async def _grade_in(
     return grade
 
 
-def budget(options: argparse.Namespace) -> float:
-    """Seconds for one submission: reading, running and judging."""
-    return options.submission_timeout or options.timeout + 120
-
-
 async def grade_one(
     path: Path,
     name: str,
     keys: Mapping[str, Any],
-    options: argparse.Namespace,
+    options: GraderConfig | argparse.Namespace,
     work: Path | None = None,
+    personal: Personal | None = None,
 ) -> Grade:
     """Read, run and judge one submission in ``work`` (a new temporary folder if None),
-    within :func:`budget` seconds; never raises for a problem of the submission."""
+    within :meth:`.GraderConfig.budget` seconds; never raises for a problem of the
+    submission. ``personal``: the graded variants' data (None: a variant is not graded)."""
+    config, personal = _config(options, personal)
     work = Path(tempfile.mkdtemp(prefix="coursekit-grade-")) if work is None else work
+    grading = _grade_in(work, path, name, keys, config, personal)
     try:
-        return await asyncio.wait_for(_grade_in(work, path, name, keys, options), budget(options))
+        return await asyncio.wait_for(grading, config.budget())
     except asyncio.TimeoutError:
         return _not_graded(
             Grade(name),
             keys,
-            f"grading took longer than its budget of {budget(options):g} s (reading, running "
+            f"grading took longer than its budget of {config.budget():g} s (reading, running "
             "and judging)",
         )
     finally:
@@ -216,25 +220,30 @@ async def grade_one(
 
 
 async def grade_apart(
-    path: Path, name: str, keys: Mapping[str, Any], options: argparse.Namespace, work: Path
+    path: Path,
+    name: str,
+    keys: Mapping[str, Any],
+    config: GraderConfig,
+    work: Path,
+    personal: Personal | None = None,
 ) -> Grade:
     """:func:`grade_one` in a process of its own (:mod:`.isolation`): what a notebook sends
     can grow, block or kill that process only; its death is this submission's error."""
     try:
-        result = await grade_in_worker(path, name, work, options, budget(options))
+        result = await grade_in_worker(path, name, work, config, config.budget(), personal)
     finally:
         remove_tree(work)
     return _not_graded(Grade(name), keys, result) if isinstance(result, str) else result
 
 
-def font_cache(folder: Path, options: argparse.Namespace) -> None:
+def font_cache(folder: Path, config: GraderConfig) -> None:
     """Make matplotlib's font list once, in a sandbox, in ``folder`` (each kernel gets a copy:
     a fresh sandbox would spend seconds of its first plot building it)."""
-    if limits_of(options) is None:
+    if not config.sandboxed:
         return
     folder.mkdir()
     code = "import matplotlib.font_manager"
-    limits = sandbox.Limits(memory_mb=1024, processes=options.processes, wall_seconds=120)
+    limits = sandbox.Limits(memory_mb=1024, processes=config.processes, wall_seconds=120)
     done = sandbox.run_sandboxed(
         [sandbox_fs.PYTHON, "-c", code],
         writable=folder,
@@ -275,35 +284,36 @@ def _refuse_visible(paths: dict[str, Path]) -> None:
             )
 
 
-def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> list[Grade]:
-    """Grade every notebook under ``submissions``; write grades.csv and the feedback."""
+def grade_folder(
+    submissions: Path, out: Path, options: GraderConfig | argparse.Namespace
+) -> list[Grade]:
+    """Grade every notebook under ``submissions``; write grades.csv and the feedback.
+    ``options``: the run's configuration, or the parser's result (converted once)."""
+    config = GraderConfig.from_args(options)
     submissions, out = Path(submissions).resolve(), Path(out).resolve()
     if not submissions.is_dir():
         raise ValueError(f"{submissions} is not a folder of submissions")
     if out == submissions or submissions in out.parents:
         raise ValueError("the output folder must not be inside the submissions folder")
-    keys_dir = Path(options.keys).resolve()
+    keys_dir = config.keys.resolve()
     keys = load_keys(keys_dir)
-    if limits_of(options) is not None:
+    if config.sandboxed:
         _refuse_visible({"the answer keys": keys_dir, "SUBMISSIONS": submissions, "OUT": out})
-    if bool(options.secret_file) != bool(options.roster):
-        raise ValueError("--secret-file and --roster go together (graded variants)")
-    if options.secret_file:
-        options.personal = Personal.load(
-            Path(options.secret_file),
-            Path(options.roster),
-            Path(options.variants),
+    personal = None  # graded variants: the secret and the roster (never in the config)
+    if config.secret_file is not None and config.roster is not None:
+        personal = Personal.load(
+            config.secret_file,
+            config.roster,
+            config.variants,
             list(keys),
             keys_dir,  # the keys' generate(rng) first, then --variants
-            getattr(options, "id_from", None),  # whose a submission is (ownership.IdRule)
+            config.id_from,  # whose a submission is (ownership.IdRule)
         )
-    elif getattr(options, "id_from", None):
-        raise ValueError("--id-from says whose a submission is on the roster: give --roster")
     found = find_submissions(submissions)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
     async def all_submissions() -> list[Grade]:
-        slots = asyncio.Semaphore(max(1, options.jobs))
+        slots = asyncio.Semaphore(config.jobs)
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         try:
@@ -317,19 +327,20 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
             async with slots:
                 from .sandbox_disk import free_space_problem, space_needed
 
-                need = space_needed(getattr(options, "disk", sandbox.Limits.disk_mb))
+                need = space_needed(config.disk)
                 full.extend([] if full else filter(None, [free_space_problem(top, need)]))
                 try:
                     if full:
                         grade = _not_graded(Grade(name), keys, f"not graded: {full[0]}")
                     else:
-                        grade = await grade_apart(path, name, keys, options, top / f"{index:05d}")
+                        work = top / f"{index:05d}"
+                        grade = await grade_apart(path, name, keys, config, work, personal)
                 except Exception as error:  # noqa: BLE001 - one submission never stops the rest
                     grade = Grade(name, error=f"grader error: {type(error).__name__}: {error}")
             write_feedback(grade, out)
             return grade
 
-        await asyncio.to_thread(font_cache, top / "matplotlib", options)
+        await asyncio.to_thread(font_cache, top / "matplotlib", config)
         jobs = (one(i, path, name) for i, (path, name) in enumerate(found))
         try:
             return list(await asyncio.gather(*jobs))
@@ -340,10 +351,10 @@ def grade_folder(submissions: Path, out: Path, options: argparse.Namespace) -> l
         grades = asyncio.run(all_submissions())
     finally:
         remove_tree(top)
-    for flagged in flag_duplicates(grades, found, getattr(options, "personal", None)):
+    for flagged in flag_duplicates(grades, found, personal):
         write_feedback(flagged, out)  # "2 submissions for <id>, ch NN": in both rows
     text = grades_csv(grades, keys)
     keep_previous(out / "grades.csv", text)
     write(out / "grades.csv", text)
-    write_report(grades, out, keys, getattr(options, "personal", None), keys_dir)  # copies
+    write_report(grades, out, keys, personal, keys_dir)  # copies
     return grades

@@ -29,6 +29,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
+from .config import GraderConfig
 from .report import Grade
 
 # The worker's own address space, over its kernel's and judges' limits, which it must hold
@@ -53,10 +54,11 @@ _START = (
 )
 
 
-def memory_limit_mb(options: Namespace) -> int:
+def memory_limit_mb(config: GraderConfig | Namespace) -> int:
     """The address-space limit of a worker: its kernel's (``--memory``) or judges'
     (``--judge-memory``) limit, whichever is larger, and :data:`WORKER_MB`."""
-    return max(options.memory, getattr(options, "judge_memory", 1024)) + WORKER_MB
+    config = GraderConfig.from_args(config)
+    return max(config.memory, config.judge_memory) + WORKER_MB
 
 
 def grade_from_json(data: bytes, name: str) -> Grade:
@@ -138,18 +140,27 @@ def _death(returncode: int, limit_mb: int, log: bytes) -> str:
 
 
 async def grade_in_worker(
-    path: Path, name: str, work: Path, options: Namespace, seconds: float
+    path: Path,
+    name: str,
+    work: Path,
+    options: GraderConfig | Namespace,
+    seconds: float,
+    personal: Any = None,
 ) -> Grade | str:
     """Grade one submission in a worker (in ``work``, which it makes and removes) within
     ``seconds`` (and :data:`MARGIN_SECONDS`): its Grade, or why there is none (the row's
-    error). Never raises but for a cancellation, which stops the worker first."""
-    limit = memory_limit_mb(options)
+    error). ``options``: the run's configuration (a parser's result is converted);
+    ``personal``: the graded variants' data (:class:`.variants.Personal`), sent beside it.
+    Never raises but for a cancellation, which stops the worker first."""
+    config = GraderConfig.from_args(options)
+    limit = memory_limit_mb(config)
     request: dict[str, Any] = {
         "path": Path(path),
         "name": name,
         "work": Path(work),
-        "keys": Path(options.keys).resolve(),
-        "options": options,
+        "keys": config.keys.resolve(),
+        "config": config,
+        "personal": personal,
     }
     package = str(Path(__file__).resolve().parents[2])
     process = await asyncio.create_subprocess_exec(

@@ -104,7 +104,21 @@ class GuardedChannel(AsyncZMQSocketChannel):
             raise _dead_kernel(reason) from None
 
 
-class GuardedKernelClient(AsyncKernelClient):
+class CheckedSockets:
+    """Connects to the kernel's ipc sockets through the socket folder's descriptor
+    (:func:`socket_url`), each checked with lstat first (:func:`check_socket`: a socket, not a
+    link the notebook put there); the same for a kernel manager and its clients."""
+
+    def _make_url(self, channel: str) -> str:
+        return socket_url(self, channel) or super()._make_url(channel)  # type: ignore[misc]
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None) -> Any:
+        if not check_socket(self, channel):
+            raise RuntimeError(f"the kernel's {channel} socket is missing")
+        return super()._create_connected_socket(channel, identity=identity)  # type: ignore[misc]
+
+
+class GuardedKernelClient(CheckedSockets, AsyncKernelClient):
     """The client of a :class:`GuardedKernelManager`: only the shell and IOPub channels (what
     nbclient reads), each watched: a connection that breaks off while the kernel lives (a frame
     over the limit, a socket the notebook closed) stops the kernel."""
@@ -115,14 +129,6 @@ class GuardedKernelClient(AsyncKernelClient):
         for name in ("shell", "iopub", "stdin", "control"):
             kwargs.setdefault(f"{name}_channel_class", GuardedChannel)
         super().__init__(**kwargs)
-
-    def _make_url(self, channel: str) -> str:
-        return socket_url(self, channel) or super()._make_url(channel)
-
-    def _create_connected_socket(self, channel: str, identity: bytes | None = None) -> Any:
-        if not check_socket(self, channel):
-            raise RuntimeError(f"the kernel's {channel} socket is missing")
-        return super()._create_connected_socket(channel, identity=identity)
 
     def start_channels(self, shell=True, iopub=True, stdin=True, hb=True, control=True) -> None:
         """Shell and IOPub only; stdin, control and heartbeat are never connected."""

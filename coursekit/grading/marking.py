@@ -21,6 +21,7 @@ message naming the package.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib.util
 import json
 import os
@@ -136,20 +137,10 @@ async def _run_judge(
     shutil.copyfile(HERE / "judge.py", folder / "judge.py")
     seconds = JUDGE_SECONDS * sum(len(f["cases"]) for f in request["functions"]) + 20
     argv = [sandbox_fs.PYTHON, "-I", "judge.py"]
-    cgroups = sandbox._no_cgroups
-    if limits is not None:
-        argv, cgroups = sandbox._build(
-            argv,
-            writable=folder,
-            limits=sandbox.Limits(
-                memory_mb=request["memory_mb"],
-                processes=limits.processes,
-                wall_seconds=seconds,
-                tmp_mb=limits.tmp_mb,
-                file_mb=limits.file_mb,
-            ),
-            hide_coursekit=True,
-        )
+    cgroups = sandbox.no_cgroups
+    if limits is not None:  # the judge's limits (GraderConfig.judge_limits), for this request
+        run = dataclasses.replace(limits, memory_mb=request["memory_mb"], wall_seconds=seconds)
+        argv, cgroups = sandbox.command(argv, writable=folder, limits=run, hide_coursekit=True)
     process = await asyncio.create_subprocess_exec(
         *argv,
         cwd=folder,
@@ -226,7 +217,9 @@ async def judge_functions(
     """Each pending function's :class:`Judged` on its public cases (its ``hidden`` ones if
     asked; None: it could not be run). Functions whose questions allow the same packages run
     in one judge; if that one gives no result, each is run again in a judge of its own (one
-    function that ends its process costs its own question only)."""
+    function that ends its process costs its own question only). Each judge runs under
+    ``limits`` (:meth:`.config.GraderConfig.judge_limits`; None: unsandboxed) with
+    ``memory_mb`` and a wall time from its number of cases."""
     phase = "hidden" if hidden else "public"
     groups: dict[tuple[str, ...], Pending] = {}
     for item in pending:
@@ -298,7 +291,8 @@ async def mark(
     limits: sandbox.Limits | None,
     truncated: bool = False,
 ) -> None:
-    """Fill ``grade.questions``: points and a one-line message per question."""
+    """Fill ``grade.questions``: points and a one-line message per question (functions are
+    judged under ``memory_mb`` and ``limits``, as for :func:`judge_functions`)."""
     pending = []
     for q in questions:
         entry = answers.get(q.qid)

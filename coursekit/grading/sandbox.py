@@ -173,11 +173,12 @@ def require_sandbox() -> None:
         raise RuntimeError(f"the grading sandbox cannot run: {reason}. It needs {INSTALL}.")
 
 
-def _no_cgroups(pid: int) -> list[Path]:
+def no_cgroups(pid: int) -> list[Path]:
+    """The cgroups of a command run without one (unsandboxed, or limited by rlimits): none."""
     return []
 
 
-def _build(
+def command(
     argv: Sequence[str],
     *,
     writable: Path,
@@ -187,10 +188,13 @@ def _build(
     env: Mapping[str, str] | None = None,
     process_memory_mb: int | None = None,
 ) -> tuple[list[str], Callable[[int], list[Path]]]:
-    """The sandbox's command line, and a function giving the cgroup directories it makes
-    when run as a given PID. ``process_memory_mb`` puts each process under that
-    ``RLIMIT_AS`` also when a cgroup holds the total (a single huge allocation then gets a
-    ``MemoryError`` instead of the cgroup's kill of the whole tree)."""
+    """The sandbox's command line running ``argv`` (the arguments are as for
+    :func:`sandbox_command`), and a function giving the cgroup directories it makes when run
+    as a given PID (remove them with :func:`.sandbox_cgroup.remove` once it ended): for a caller
+    that starts and watches the process itself (the kernel manager, the judge).
+    ``process_memory_mb`` puts each process under that ``RLIMIT_AS`` also when a cgroup holds
+    the total (a single huge allocation then gets a ``MemoryError`` instead of the cgroup's
+    kill of the whole tree)."""
     if not argv:
         raise ValueError("no command to run in the sandbox")
     writable = Path(os.path.abspath(writable))
@@ -201,12 +205,12 @@ def _build(
         raise RuntimeError(f"bwrap is not installed: install {INSTALL}")
     sandbox_cgroup.kill_orphans("\0".join(_MARKER).encode())
     env_binary = shutil.which("env") or "/usr/bin/env"
-    command = [bwrap, *_BWRAP_BASE, "--new-session", "--cap-drop", "ALL"]
-    command += ["--uid", _SANDBOX_UID, "--gid", _SANDBOX_UID, "--hostname", "sandbox"]
-    command += sandbox_fs.mounts(writable, readonly, limits.tmp_mb << 20, hide_coursekit)
-    command += ["--chdir", str(writable), "--clearenv", *_MARKER]
+    line = [bwrap, *_BWRAP_BASE, "--new-session", "--cap-drop", "ALL"]
+    line += ["--uid", _SANDBOX_UID, "--gid", _SANDBOX_UID, "--hostname", "sandbox"]
+    line += sandbox_fs.mounts(writable, readonly, limits.tmp_mb << 20, hide_coursekit)
+    line += ["--chdir", str(writable), "--clearenv", *_MARKER]
     for name, value in sandbox_fs.environment(env).items():
-        command += ["--setenv", name, value]
+        line += ["--setenv", name, value]
     parent = sandbox_cgroup.cgroup_parent()
     memory = -1 if parent else limits.memory_mb << 20
     if process_memory_mb is not None:
@@ -214,13 +218,16 @@ def _build(
             raise ValueError("process_memory_mb must be positive")
         memory = process_memory_mb << 20 if parent else min(memory, process_memory_mb << 20)
     rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0, OPEN_FILES]
-    command += ["--", sandbox_fs.PYTHON, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
-    cgroups = _no_cgroups
+    line += ["--", sandbox_fs.PYTHON, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
+    cgroups = no_cgroups
     if parent is not None:
-        command, cgroups = sandbox_cgroup.wrap(
-            parent, limits.memory_mb << 20, limits.processes + 2, command
+        line, cgroups = sandbox_cgroup.wrap(
+            parent, limits.memory_mb << 20, limits.processes + 2, line
         )
-    return [env_binary, "-i", *command], cgroups
+    return [env_binary, "-i", *line], cgroups
+
+
+_build = command  # its former name (tests/test_sandbox.py imports it)
 
 
 def sandbox_command(
@@ -242,7 +249,7 @@ def sandbox_command(
     than once. With a cgroup, each run leaves an empty cgroup directory, removed by later
     sandboxes.
     """
-    command, _ = _build(
+    line, _ = command(
         argv,
         writable=writable,
         readonly=readonly,
@@ -250,7 +257,7 @@ def sandbox_command(
         hide_coursekit=hide_coursekit,
         env=env,
     )
-    return command
+    return line
 
 
 class SandboxResult(subprocess.CompletedProcess):
@@ -286,7 +293,7 @@ def run_sandboxed(
     """Run ``argv`` in a sandbox (:func:`sandbox_command`) and wait for it, at most
     ``limits.wall_seconds``: then the whole sandbox is killed and ``timed_out`` is set."""
     limits = limits or Limits()
-    command, cgroups = _build(
+    line, cgroups = command(
         argv,
         writable=writable,
         readonly=readonly,
@@ -298,7 +305,7 @@ def run_sandboxed(
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
         process = subprocess.Popen(
-            command,
+            line,
             stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
             stdout=out,
             stderr=err,
@@ -318,7 +325,7 @@ def run_sandboxed(
         err.seek(0)
         stdout, stderr = out.read(max_output), err.read(max_output)
     return SandboxResult(
-        command, process.returncode, stdout, stderr, timed_out=timed_out, seconds=seconds
+        line, process.returncode, stdout, stderr, timed_out=timed_out, seconds=seconds
     )
 
 

@@ -33,19 +33,18 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import sandbox_cgroup, sandbox_fs
+from . import sandbox, sandbox_cgroup, sandbox_fs
 from .kernel_channels import (
     MAX_MESSAGE_MB,
     STARTUP_SECONDS,
+    CheckedSockets,
     GuardedKernelManager,
-    check_socket,
     listening,
-    socket_url,
 )
-from .sandbox import Limits, _build, _no_cgroups
+from .sandbox import Limits
 
 
-class SandboxedKernelManager(GuardedKernelManager):
+class SandboxedKernelManager(CheckedSockets, GuardedKernelManager):
     """A :class:`GuardedKernelManager` whose ipykernel runs in the grading sandbox.
 
     ``writable``, ``limits``, ``readonly``, ``hide_coursekit`` and ``sandbox_env`` are as for
@@ -88,7 +87,7 @@ class SandboxedKernelManager(GuardedKernelManager):
         self.sandbox_process_memory_mb = process_memory_mb
         # JPY_PARENT_PID=1: the kernel's parent is bwrap's PID 1, no parent polling, no banner
         self.sandbox_env = {"JPY_PARENT_PID": "1", **(sandbox_env or {})}
-        self._sandbox_dirs: Callable[[int], list[Path]] = _no_cgroups
+        self._sandbox_dirs: Callable[[int], list[Path]] = sandbox.no_cgroups
         self._sandbox_cgroups: list[Path] = []
         self._sandbox_timer: threading.Timer | None = None
 
@@ -97,14 +96,6 @@ class SandboxedKernelManager(GuardedKernelManager):
         if self.socket_folder is not None:
             os.close(self.socket_folder)
             self.socket_folder = None
-
-    def _make_url(self, channel: str) -> str:
-        return socket_url(self, channel) or super()._make_url(channel)
-
-    def _create_connected_socket(self, channel: str, identity: bytes | None = None) -> Any:
-        if not check_socket(self, channel):
-            raise RuntimeError(f"the kernel's {channel} socket is missing")
-        return super()._create_connected_socket(channel, identity=identity)
 
     def write_connection_file(self, **kwargs: Any) -> None:
         """The connection file names the sockets relative to the kernel's working folder."""
@@ -118,7 +109,7 @@ class SandboxedKernelManager(GuardedKernelManager):
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         """ipykernel of this interpreter (whatever the kernelspec says), in the sandbox."""
         kernel = [sandbox_fs.PYTHON, "-m", "ipykernel_launcher", "-f", self.connection_file]
-        command, cgroups = _build(
+        command, cgroups = sandbox.command(
             [*kernel, *(extra_arguments or [])],
             writable=self.sandbox_writable,
             readonly=self.sandbox_readonly,

@@ -9,7 +9,8 @@ block or kill the grader itself or another student's grading. This process
   it as their ceiling, so the grader sizes it over their own limits);
 - dies with the grader (``PR_SET_PDEATHSIG``; its sandboxes die with it: ``--die-with-parent``);
 - reads its request, a pickle written by the grader (path, name, work folder, keys folder,
-  options), from its standard input;
+  the run's :class:`~coursekit.grading.config.GraderConfig` and the graded variants' personal
+  data), from its standard input;
 - writes the :class:`~coursekit.grading.report.Grade` as JSON (``dataclasses.asdict``: every
   field) to what was its standard output, and nothing else: whatever else prints goes to its
   standard error, which the grader keeps the end of;
@@ -67,7 +68,8 @@ async def grade(request: dict[str, Any]) -> Any:
     name = request["name"]
     try:
         keys = load_keys(request["keys"])
-        return await grade_one(request["path"], name, keys, request["options"], request["work"])
+        config, personal = request["config"], request["personal"]
+        return await grade_one(request["path"], name, keys, config, request["work"], personal)
     except Exception as error:  # noqa: BLE001 - one submission never stops the rest
         return Grade(name, error=f"grader error: {type(error).__name__}: {error}")
 
