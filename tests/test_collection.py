@@ -1,17 +1,30 @@
-"""The shipped collection: sizes, formats, a complete pool and reproducible runs.
+"""The shipped collection: sizes, formats, a complete pool, reproducible runs, and the source
+(``source/*.tsv``) that ``tools/build_collection.py`` builds it from.
 
 The files are read here with their own small parsers (regular expressions, ``str.split``), not
 with the loader under test, and the loader's output is compared with them.
 """
 
 import hashlib
+import importlib.util
 import re
+import shutil
 from collections import defaultdict
+from pathlib import Path
+
+import pytest
 
 from coursekit.course import collection
 
 POOL_DEPTH = 20
 HERE = collection.HERE
+SOURCE = HERE / "source"
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location(
+    "build_collection", ROOT / "tools" / "build_collection.py"
+)
+builder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(builder)
 
 
 def raw_documents() -> dict[str, str]:
@@ -220,3 +233,100 @@ def test_pool_is_judged():
                     missing.append((path.stem, topic, doc))
     assert missing == []
     assert len(pooled) > 1000  # 54 topics, five runs: a real pool, not an empty one
+
+
+# --- the build's source: coursekit/data/collection/source/*.tsv ------------------------------
+
+SOURCE_COLUMNS = {
+    "topics.tsv": ["topic", "title", "description", "narrative"],
+    "documents.tsv": ["doc_id", "text"],
+    "judgments.tsv": ["topic", "doc_id", "grade", "judged"],
+}
+
+
+def raw_source(name: str) -> list[dict[str, str]]:
+    """The rows of a source file as dicts, its header row checked against SOURCE_COLUMNS."""
+    header, *lines = (SOURCE / name).read_text(encoding="utf-8").split("\n")
+    assert header.split("\t") == SOURCE_COLUMNS[name]
+    assert lines[-1] == "" and all(lines[:-1]), name  # a final line feed, no blank line
+    rows = [dict(zip(SOURCE_COLUMNS[name], line.split("\t"), strict=True)) for line in lines[:-1]]
+    assert all(all(v and v == v.strip() for v in row.values()) for row in rows), name
+    return rows
+
+
+def test_source_readme_describes_every_file_and_column():
+    readme = (SOURCE / "README.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in SOURCE.glob("*.tsv")) == sorted(SOURCE_COLUMNS)
+    for name, columns in SOURCE_COLUMNS.items():
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{name}` |"))
+        assert all(f"`{column}`" in row for column in columns), name
+
+
+def test_source_agrees_with_the_collection_files():
+    """The TSV files hold what the first version lacks, and the built files hold them as they
+    are: topics 13-54, documents W064-W250, and every judgment outside the first version's."""
+    blocks = {tag(b, "num"): b for b in raw_topics()}
+    topics = raw_source("topics.tsv")
+    assert [row["topic"] for row in topics] == [str(n) for n in range(13, 55)]
+    for row in topics:
+        block = blocks[row["topic"]]
+        assert [tag(block, t) for t in ("title", "desc", "narr")] == [
+            row["title"],
+            row["description"],
+            row["narrative"],
+        ]
+    docs = raw_documents()
+    assert {row["doc_id"]: row["text"] for row in raw_source("documents.tsv")} == {
+        d: text for d, text in docs.items() if d > "W063"
+    }
+    judged = raw_source("judgments.tsv")
+    assert {row["judged"] for row in judged} == {"writing", "pool"}
+    added = {(row["topic"], row["doc_id"]): int(row["grade"]) for row in judged}
+    assert len(added) == len(judged)  # no pair twice
+    first = {
+        (topic, item.split("=")[0])
+        for topic, items in FIRST_QRELS.items()
+        for item in items.split()
+    }
+    assert added == {pair: grade for pair, grade in raw_qrels().items() if pair not in first}
+
+
+def test_the_files_are_what_the_source_builds():
+    """tools/build_collection.py, run on the committed files, would write them unchanged."""
+    built = builder.assemble(HERE, SOURCE)
+    assert sorted(built) == ["documents.trec", "qrels.txt", "topics.trec"]
+    for name, text in built.items():
+        assert (HERE / name).read_text(encoding="utf-8") == text, name
+    assert builder.check(HERE, SOURCE) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "message"),
+    [
+        ("judgments.tsv", lambda t: t + "13\tW064\t1\tpool\n", "judged twice"),
+        ("judgments.tsv", lambda t: t + "13\tW064\t1\n", "line 1115: 3 fields, not 4"),
+        ("judgments.tsv", lambda t: t + "13\tW999\t1\tpool\n", "unknown topic or document"),
+        ("judgments.tsv", lambda t: t + "2\tW250\t3\tpool\n", "grade 3 out of range"),
+        ("judgments.tsv", lambda t: t + "13\tW249\t2\tlater\n", "writing or pool expected"),
+        ("topics.tsv", lambda t: t.replace("topic\t", "num\t", 1), "line 1: the header row"),
+        ("documents.tsv", lambda t: t + "W064\tagain\n", "document W064 is there twice"),
+        ("documents.tsv", lambda t: t.replace("\n", "\r\n"), "line feed alone"),
+    ],
+)
+def test_the_build_refuses_bad_source(tmp_path, name, edit, message):
+    for path in SOURCE.glob("*.tsv"):
+        shutil.copy(path, tmp_path / path.name)
+    target = tmp_path / name
+    target.write_text(edit(target.read_text(encoding="utf-8")), encoding="utf-8", newline="")
+    with pytest.raises(ValueError, match=message):
+        builder.assemble(HERE, tmp_path)
+
+
+def test_the_build_keeps_the_first_version(tmp_path):
+    """A base whose first-version part differs (one grade of topic 1 changed) is refused."""
+    for name in ("documents.trec", "topics.trec", "qrels.txt"):
+        shutil.copy(HERE / name, tmp_path / name)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(qrels.read_text().replace("1 0 W004 1\n", "1 0 W004 2\n"))
+    with pytest.raises(SystemExit, match="the qrels kept from the base differ"):
+        builder.assemble(tmp_path, SOURCE)
