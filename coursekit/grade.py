@@ -4,9 +4,11 @@
 coursekit.grade release CHAPTER --roster R --secret-file S --out RELEASE/`` per-student variants
 (:mod:`coursekit.grading.release`); ``python -m coursekit.grade new-assignment CHAPTER --out
 PRIVATE/`` starts a private assignment from a public chapter (graded questions must be private:
-:mod:`coursekit.grading.assignment`). The grader itself is :mod:`coursekit.grading.grader`. (A
-folder of submissions named ``release``, ``secret`` or ``new-assignment`` is given as
-``./release``.)
+:mod:`coursekit.grading.assignment`); ``python -m coursekit.grade export OUT --format
+moodle|canvas --roster R --out F`` writes a run's gradebook for an LMS's grade import
+(:mod:`coursekit.grading.export`). The grader itself is :mod:`coursekit.grading.grader`. (A
+folder of submissions named ``release``, ``secret``, ``export`` or ``new-assignment`` is given
+as ``./release``.)
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .grading.release import secret_main
 
         return secret_main(argv[1:])
+    if argv[:1] == ["export"]:
+        from .grading.export import main as export_main
+
+        return export_main(argv[1:])
     if argv[:1] == ["new-assignment"]:
         from .grading.assignment import main as assignment_main
 

@@ -48,8 +48,10 @@ def test_only_out_is_writable_and_there_is_no_network(tmp_path):
     assert _option(command, "--network") == ["none"]
     assert "--read-only" in command
     engine = command[: command.index(container.IMAGE)]
-    # two kernels with their grading workers (256 MB each), and the grader
-    assert _option(engine, "--memory") == [f"{(1000 + 256) * 2 + 1024}m"]
+    # two kernels with their grading workers (256 MB each), the grader, and the /tmp tmpfs
+    # (memory too: two folders of --disk's default 256 MB, and 512 MB)
+    assert _option(engine, "--tmpfs") == [f"/tmp:rw,exec,size={256 * 2 + 512}m"]
+    assert _option(engine, "--memory") == [f"{(1000 + 256) * 2 + 1024 + 256 * 2 + 512}m"]
     assert set(_option(command, "--security-opt")) == {"seccomp=unconfined", "apparmor=unconfined"}
     assert _option(command, "--user") == [f"{os.getuid()}:{os.getgid()}"]
     after = command[command.index(container.IMAGE) + 1 :]

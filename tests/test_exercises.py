@@ -22,6 +22,7 @@ from coursekit.grading import (
     portable,
     questions,
     selfcheck,
+    session,
 )
 from coursekit.grading import build as exercise_build
 
@@ -457,7 +458,7 @@ def test_a_failing_case_prints_its_label_input_and_hint_never_the_expected_value
 
 
 def test_a_check_cell_run_before_the_set_up_cell_says_so(monkeypatch, capsys):
-    monkeypatch.setitem(selfcheck._CURRENT, "chapter", None)  # a fresh kernel
+    monkeypatch.setitem(session.CURRENT, "chapter", None)  # a fresh kernel
     exercise = nbformat.read(ROOT / "exercises" / "01_precision_recall.ipynb", as_version=4)
     cell = next(c for c in exercise.cells if c.source.endswith('check("q2", p)'))
     exec(cell.source, {})  # run alone, in an empty namespace: no NameError

@@ -123,7 +123,10 @@ VARIANTS = {
         _variant(
             "from pathlib import Path\n"
             "for name in ('grades.csv', 'submission.ipynb', 'answers.jsonl', '../result.json'):\n"
-            "    Path(name).write_text('tampered')",
+            "    try:\n"
+            "        Path(name).write_text('tampered')\n"
+            "    except OSError:  # ../ is the sandbox's read-only /home\n"
+            "        pass",
             after="q3",
         ),
         FULL,

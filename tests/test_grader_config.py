@@ -36,7 +36,6 @@ LIMITS = GraderConfig.limit_names()
         ],
         (["--memory", str(MIN_MEMORY_MB - 1)], ValueError, f"at least {MIN_MEMORY_MB} MB"),
         (["--secret-file", "s"], ValueError, "--secret-file and --roster go together"),
-        (["--roster", "r.csv"], ValueError, "--secret-file and --roster go together"),
         (["--id-from", "folder"], ValueError, "--id-from .*give --roster"),
         (["--container", "docker", "--unsafe-no-sandbox"], ValueError, "--container and --unsafe"),
         (

@@ -3,7 +3,7 @@ sandboxed grader (``python -m coursekit.grade``), and the grader's stop on a nea
 
 A file deleted while open keeps its blocks until its last descriptor closes, but has no name
 left in the folder the grader measures: before such files were counted
-(:func:`coursekit.grading.sandbox_disk.held`), a notebook held 1.2 GB under ``--disk 256``
+(:func:`coursekit.grading.sandbox.disk.held`), a notebook held 1.2 GB under ``--disk 256``
 and its classmates, graded beside and after it on a nearly full disk, got "No space left on
 device". Each attack is graded with two honest classmates (chapter 01's solution: full
 marks) in the same run, which must keep their marks, and grades.csv must list all three.
@@ -25,7 +25,8 @@ import nbformat
 import pytest
 from test_grader_attacks import FULL, REQUIRED, ROOT, UNUSABLE, _grade, _notebook, _with
 
-from coursekit.grading import grade_cli, sandbox_disk
+from coursekit.grading import grade_cli
+from coursekit.grading.sandbox import disk as sandbox_disk
 
 pytestmark = pytest.mark.skipif(
     UNUSABLE is not None and not REQUIRED,

@@ -93,6 +93,16 @@ ATTACKS = {  # submission -> (cell run just after the set-up, words of its row's
     "01-6-symlinks": (SYMLINKS, "iopub connection broke off"),
 }
 VICTIMS = ["01-2-victim-a", "01-5-victim-b"]
+# a notebook printing, then raising, what the sandbox tells of the grader's folders: the
+# places binds come from (/proc/self/mountinfo), sys.path, the environment, its folder
+HOST_PATHS = r"""
+import os, sys
+binds = [line.split()[3] for line in open("/proc/self/mountinfo") if line.split()[3] != "/"]
+seen = " ".join([os.getcwd(), *binds, *sys.path, os.environ.get("PATH", "")])
+print(seen)
+raise RuntimeError(seen)
+"""
+ECHO = "01-7-host-paths"
 
 
 class Trap:
@@ -137,6 +147,7 @@ def run(tmp_path_factory):
         for name, (cell, _) in ATTACKS.items():
             code = cell.replace("__TRAP__", repr(str(trap.path)))
             nbformat.write(_with("solution", code, first=True), subs / f"{name}.ipynb")
+        nbformat.write(_with("solution", HOST_PATHS, first=True), subs / f"{ECHO}.ipynb")
         for name in VICTIMS:
             shutil.copyfile(
                 ROOT / "solutions" / "01_precision_recall.ipynb", subs / f"{name}.ipynb"
@@ -154,7 +165,13 @@ def run(tmp_path_factory):
         assert done.returncode == 0, done.stdout + done.stderr
         with open(out / "grades.csv", encoding="utf-8") as f:
             rows = {row["submission"]: row for row in csv.DictReader(f)}
+        shown = "".join(
+            path.read_text(encoding="utf-8", errors="replace")
+            for path in out.rglob("*")
+            if path.is_file() and path.suffix in (".csv", ".html")
+        )
         yield {
+            "shown": shown,
             "rows": rows,
             "tmp": tmp,
             "peak_mb": int(peak.read_text()) / 1024,
@@ -171,7 +188,15 @@ def test_the_temporary_folder_is_long(run):
 
 
 def test_grades_csv_lists_every_submission(run):
-    assert set(run["rows"]) == set(ATTACKS) | set(VICTIMS)
+    assert set(run["rows"]) == set(ATTACKS) | set(VICTIMS) | {ECHO}
+
+
+def test_no_host_folder_reaches_the_results(run):
+    assert "/home/student" in run["shown"]  # the echo reached the results, scrubbed
+    hosts = {str(ROOT), os.path.abspath(sys.prefix), str(run["tmp"])}
+    if not os.path.abspath(sys.base_prefix).startswith("/usr"):
+        hosts.add(os.path.abspath(sys.base_prefix))
+    assert [host for host in hosts if host in run["shown"]] == []
 
 
 def test_classmates_keep_full_marks(run):

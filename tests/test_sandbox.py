@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 import coursekit
-from coursekit.grading import sandbox_cgroup, sandbox_disk
 from coursekit.grading.sandbox import (
     OPEN_FILES,
     Limits,
     _build,
+    bwrap_options,
     enforcement,
     read_output,
     require_sandbox,
@@ -32,6 +32,9 @@ from coursekit.grading.sandbox import (
     sandbox_available,
     sandbox_command,
 )
+from coursekit.grading.sandbox import cgroup as sandbox_cgroup
+from coursekit.grading.sandbox import disk as sandbox_disk
+from coursekit.grading.sandbox import fs as sandbox_fs
 
 PACKAGE = Path(coursekit.__file__).resolve().parent
 REPOSITORY = PACKAGE.parent
@@ -93,12 +96,73 @@ def test_root_without_cgroup_is_refused(monkeypatch: pytest.MonkeyPatch) -> None
 
 @needs_sandbox
 def test_command_binds_no_repository(box: Path) -> None:
-    command = sandbox_command(["true"], writable=box, limits=Limits())
+    command = bwrap_options(sandbox_command(["true"], writable=box, limits=Limits()))
     for flag in ("--unshare-all", "--die-with-parent", "--new-session", "--clearenv"):
         assert flag in command
     sources = [command[i + 1] for i, arg in enumerate(command) if arg.endswith("bind")]
     assert str(REPOSITORY) not in sources and "/" not in sources
-    assert [command[i + 1] for i, arg in enumerate(command) if arg == "--bind"] == [str(box)]
+    binds = [command[i + 1 : i + 3] for i, arg in enumerate(command) if arg == "--bind"]
+    assert binds == [[str(box.resolve()), "/home/student"]]
+
+
+# what a notebook could print of the lecturer's folders (issue 32): the checkout, the virtual
+# environment, a base interpreter outside /usr, the grader's own folder for the submission
+PEEK = r"""
+import glob, json, os, sys
+seen = {"cmdline": [open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")
+                    for p in os.listdir("/proc") if p.isdigit()],
+        "environ": dict(os.environ), "path": sys.path, "executable": sys.executable,
+        "prefix": [sys.prefix, sys.base_prefix, sys.exec_prefix], "cwd": os.getcwd(),
+        "files": {}}
+seen["files"].update(dict.fromkeys(glob.glob("/opt/venv/bin/*"), ""))  # names: binaries
+for pattern in ("/opt/venv/pyvenv.cfg", "/opt/venv/lib/*/site-packages/*.pth",
+                "/opt/venv/lib/*/site-packages/__editable__*"):
+    for name in glob.glob(pattern):
+        try:
+            seen["files"][name] = open(name, errors="replace").read(100000)
+        except OSError as error:
+            seen["files"][name] = str(error)
+import coursekit
+seen["coursekit"] = coursekit.__file__
+print(json.dumps(seen))
+"""
+
+
+@needs_sandbox
+def test_the_lecturers_folders_are_not_shown(box: Path) -> None:
+    done = run_sandboxed(
+        [sandbox_fs.PYTHON, "-c", PEEK], writable=box, limits=Limits(), env={"WHERE": str(box)}
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout if isinstance(done.stdout, str) else done.stdout.decode()
+    seen = json.loads(text)
+    hosts = {str(REPOSITORY), str(box), str(box.resolve()), os.path.abspath(sys.prefix)}
+    if not os.path.abspath(sys.base_prefix).startswith("/usr"):
+        hosts.add(os.path.abspath(sys.base_prefix))
+    shown = [host for host in hosts if host in text]
+    assert not shown, f"host folders shown in the sandbox: {shown}"
+    assert seen["cwd"] == "/home/student" and seen["environ"]["WHERE"] == "/home/student"
+    assert seen["coursekit"].startswith(("/course/", "/opt/venv/"))
+    if sys.prefix != sys.base_prefix:
+        assert seen["executable"] == "/opt/venv/bin/python"
+        assert sorted(os.path.basename(f) for f in seen["files"] if "/bin/" in f) == ["python"]
+
+
+@needs_sandbox
+def test_a_sandbox_is_the_first_the_out_of_memory_killer_takes(box: Path) -> None:
+    code = "print(open('/proc/self/oom_score_adj').read().strip())"
+    done = run_sandboxed([sandbox_fs.PYTHON, "-c", code], writable=box, limits=Limits())
+    assert done.stdout.strip() in (b"1000", "1000"), done.stderr
+    own = Path("/proc/self/oom_score_adj").read_text().strip()
+    assert own != "1000"  # the grader's own is left as it was
+
+
+def test_scrub_names_no_host_folder(box: Path) -> None:
+    text = f"error in {box}/x.ipynb, {REPOSITORY}/coursekit/a.py, {sys.prefix}/lib"
+    cleaned = sandbox_fs.scrub(text, box)
+    assert str(box) not in cleaned and str(REPOSITORY) not in cleaned
+    assert os.path.abspath(sys.prefix) not in cleaned or sys.prefix == sys.base_prefix
+    assert "/home/student/x.ipynb" in cleaned
     assert enforcement() in Limits().describe()
 
 
@@ -125,9 +189,8 @@ print(json.dumps(found))
     found = json.loads(done.stdout)
     for path in targets[:-1]:
         assert found[path] == "FileNotFoundError", (path, found[path])
-    for top in tops:  # only the way to what is bound: the interpreter, the package
-        bound = [sys.prefix, sys.base_prefix, str(PACKAGE)]
-        allowed = {Path(p).relative_to(top).parts[0] for p in bound if Path(p).is_relative_to(top)}
+    for top in tops:  # only the submission's folder: the rest is at neutral places
+        allowed = {"student"} if top == "/home" else set()
         assert found[top] == "FileNotFoundError" or set(found[top]) <= allowed, found[top]
     host_init = Path("/proc/1/cmdline").read_text()[:80]
     inside_init = found["/proc/1/cmdline"]  # the sandbox's own PID 1: bubblewrap
@@ -293,8 +356,9 @@ print(json.dumps(results))
     before = {p: p.stat().st_mtime_ns for p in [*outside.iterdir(), PACKAGE]}
     done = run(code, box, *targets, limits=Limits(file_mb=1, tmp_mb=2))
     results = json.loads(done.stdout)
+    places = sandbox_fs.places(box)  # the arguments naming bound folders name them inside
     for path in targets:
-        assert results[path] != "written", path
+        assert results[sandbox_fs.inside(path, places)] != "written", path
     assert results["inside.txt"] == results["/tmp/scratch.txt"] == "written"
     assert results["big.bin"] == "OSError" and results["/tmp/big.bin"] == "OSError"
     assert (box / "inside.txt").read_bytes() == b"x" * 10
@@ -350,7 +414,7 @@ print(json.dumps(results))
         assert results[label] == "ImportError", results
     assert results["file"] == "FileNotFoundError", results
     visible = "import importlib.util; print(importlib.util.find_spec('coursekit').origin)"
-    assert run(visible, box).stdout.strip() == str(PACKAGE / "__init__.py").encode()
+    assert run(visible, box).stdout.strip() == b"/course/coursekit/__init__.py"
 
 
 @needs_sandbox
@@ -382,7 +446,7 @@ def test_i_sandboxed_kernel_runs_a_notebook(box: Path) -> None:
     client.execute(cleanup_kc=True)
     outputs = ["".join(o.get("text", "") for o in cell.outputs) for cell in notebook.cells]
     assert outputs == ["42\n", "False\n"]
-    assert host_processes(str(box.resolve())) == []
+    assert host_processes(os.path.basename(manager.connection_file)) == []  # its processes
     if parent is not None:  # the kernel's cgroup is gone too
         assert set(parent.dirs[0].iterdir()) <= cgroups
 
@@ -393,6 +457,7 @@ def test_sandbox_of_a_dead_grader_is_killed(box: Path) -> None:
     # grader killed within it with a sandbox started without --die-with-parent
     token = f"{uuid.uuid4().int % 1000}.{uuid.uuid4().int % 1000:03d}9"
     command, cgroups = _build(["sleep", token], writable=box, limits=Limits())
+    command = bwrap_options(command)  # its options on the command line, to take one away
     command.remove("--die-with-parent")
     process = subprocess.Popen(command)
     try:

@@ -1,6 +1,7 @@
 """Exercises and their grading: questions, self-check, the build of ``exercises/``, the grader.
 
-Students use :func:`check` and :func:`start` (``from coursekit.grading import check, start``);
+Students use :func:`check` and :func:`start` (``from coursekit.grading import check, start``),
+and :func:`progress` to list each question's state and their points so far;
 lecturers write answer keys with :class:`Value`, :class:`Choice` and :class:`Function` and grade
 a folder with ``python -m coursekit.grade``. Nothing here is imported by ``import coursekit``.
 """
@@ -19,7 +20,7 @@ from .questions import (
     distinct_mistakes,
     without_harmless_mistakes,
 )
-from .selfcheck import check, start
+from .selfcheck import check, progress, start
 
 __all__ = [
     "PASSED",
@@ -33,6 +34,7 @@ __all__ = [
     "distinct_mistakes",
     "function_source",
     "judge_value",
+    "progress",
     "start",
     "without_harmless_mistakes",
 ]

@@ -189,6 +189,50 @@ def _strip(text: str, begin: str, end: str, replace, where: str) -> str:
     return "\n".join(out)
 
 
+ROLES = ("setup", "data")  # a code cell's role, in its metadata (coursekit.role)
+
+
+def role(cell: Any) -> str | None:
+    """A cell's role in an exercise (``"setup"``, ``"data"``, ``"question"``), from its
+    metadata (``{"coursekit": {"role": ...}}``, as nbgrader marks its cells), else None."""
+    metadata = cell.get("metadata") if isinstance(cell, dict) else None
+    marked = metadata.get("coursekit") if isinstance(metadata, dict) else None
+    found = marked.get("role") if isinstance(marked, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def cells_of(notebook: Any, wanted: str) -> list[Any]:
+    """The cells of ``notebook`` whose role is ``wanted``."""
+    return [cell for cell in notebook.cells if role(cell) == wanted]
+
+
+def check_roles(solution: Any, name: str, data_source: str | None) -> None:
+    """A solution notebook has one set-up cell (calling ``start``) and, when its key draws
+    variants (``data_source``: the public data cell of ``generate(None)``), one data cell whose
+    source is that cell: the link a release follows, checked here once, by data."""
+    setup = cells_of(solution, "setup")
+    if len(setup) != 1 or "start(" not in setup[0].source:
+        raise ValueError(
+            f"{name}: needs one code cell marked as the set-up cell (metadata "
+            '{"coursekit": {"role": "setup"}}) calling start(...)'
+        )
+    data = cells_of(solution, "data")
+    if data_source is None:
+        if data:
+            raise ValueError(f"{name}: a data cell is marked but its key has no generate(rng)")
+        return
+    if len(data) != 1:
+        raise ValueError(
+            f"{name}: its key draws variants: mark its data cell (metadata "
+            '{"coursekit": {"role": "data"}}), one cell'
+        )
+    if data[0].source.strip() != data_source.strip():
+        raise ValueError(
+            f"{name}: the cell marked as the data cell is not the key's generate(None) data "
+            "cell: write one from the other"
+        )
+
+
 def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     """The exercise version of a solution notebook: solutions replaced, outputs cleared.
 
@@ -201,14 +245,15 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
         if cell.cell_type == "code":
             source = with_check_import(_strip(cell.source, BEGIN, END, placeholder, where))
             source = source.rstrip()
-            notebook.cells.append(
-                nbformat.v4.new_code_cell(source, metadata={"tags": [NBVAL_IGNORE_OUTPUT]})
-            )
+            metadata: dict[str, Any] = {"tags": [NBVAL_IGNORE_OUTPUT]}
+            if role(cell) in ROLES:
+                metadata["coursekit"] = {"role": role(cell)}
+            notebook.cells.append(nbformat.v4.new_code_cell(source, metadata=metadata))
         elif cell.cell_type == "markdown":
             source = _strip(cell.source, MD_BEGIN, MD_END, lambda _: MD_PLACEHOLDER, where)
             asked = QUESTION.match(source)  # a question's text: a release finds its options here
-            role = {"coursekit": {"role": "question", "qid": asked[1]}} if asked else {}
-            notebook.cells.append(nbformat.v4.new_markdown_cell(source, metadata=role))
+            marked = {"coursekit": {"role": "question", "qid": asked[1]}} if asked else {}
+            notebook.cells.append(nbformat.v4.new_markdown_cell(source, metadata=marked))
         else:
             notebook.cells.append(nbformat.v4.new_raw_cell(cell.source))
     for index, cell in enumerate(notebook.cells):
@@ -224,6 +269,16 @@ def checks_data(root: Path, chapters: Sequence[str] | None = None) -> dict[str, 
             continue
         data[path.stem] = {q.qid: q.public(path.stem) for q in load_key(path)}
     return data
+
+
+def public_data_cell(key: Path) -> str | None:
+    """The public data cell of the answer key at ``key`` (its ``generate(None)``), or None
+    when it draws no variants (or there is no key)."""
+    if not key.is_file():
+        return None
+    module = load_key_module(key)
+    generate = getattr(module, "generate", None)
+    return generate(None)[0] if callable(generate) else None
 
 
 def _chosen(stem: str, chapters: Sequence[str]) -> bool:
@@ -249,6 +304,8 @@ def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = Non
         if chapters and not _chosen(solution_path.stem, chapters):
             continue
         solution = nbformat.read(solution_path, as_version=4)
+        key = root / "solutions" / "keys" / f"{solution_path.stem}.py"
+        check_roles(solution, solution_path.name, public_data_cell(key))
         exercise = exercise_notebook(solution, solution_path.name)
         exercise_path = root / "exercises" / solution_path.name
         nbformat.write(exercise, exercise_path)

@@ -11,6 +11,8 @@ and where it is used.
 
 The personal data of graded variants (:class:`.variants.Personal`: the secret, the roster) is
 not in it: it is made from ``secret_file`` and ``roster`` when a run starts and passed beside.
+``roster`` alone (practice notebooks, no variants) gives the gradebook (:mod:`.gradebook`);
+``secret_file`` needs it.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ..validation import check_bool, check_positive_int, check_scalar
-from . import sandbox, sandbox_disk
+from . import sandbox
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB
+from .sandbox import disk as sandbox_disk
 
 ENGINES = ("docker", "podman")  # the container engines of --container
 
@@ -114,8 +117,10 @@ class GraderConfig:
 
     def _check_together(self) -> None:
         """Options that need, or exclude, another."""
-        if (self.secret_file is None) != (self.roster is None):
-            raise ValueError("--secret-file and --roster go together (graded variants)")
+        if self.secret_file is not None and self.roster is None:
+            raise ValueError(
+                "--secret-file and --roster go together (graded variants): give --roster"
+            )
         if self.id_from and self.roster is None:
             raise ValueError("--id-from says whose a submission is on the roster: give --roster")
         if self.container and self.unsafe_no_sandbox:

@@ -73,9 +73,11 @@ def command(
     if unknown:
         raise ValueError(f"options not passed to a container: {', '.join(sorted(unknown))}")
     jobs = max(1, options.get("jobs", 1))
-    # each job: the kernel's limit, and its grading worker (about 210 MB resident, measured)
-    memory_mb = (options.get("memory", 2048) + 256) * jobs + 1024
     tmp_mb = options.get("disk", 256) * jobs + 512  # the submissions' folders live in /tmp
+    # each job: the kernel's limit, and its grading worker (about 210 MB resident, measured);
+    # and /tmp, a tmpfs, whose files are memory. No cgroup holds a notebook's total in a
+    # container: its sandboxes are the out-of-memory killer's first choice, the grader its last
+    memory_mb = (options.get("memory", 2048) + 256) * jobs + 1024 + tmp_mb
     run = [engine, "run", "--rm", "--network", "none", "--read-only", "--env", "HOME=/tmp"]
     run += ["--tmpfs", f"/tmp:rw,exec,size={tmp_mb}m", "--memory", f"{memory_mb}m"]
     run += ["--pids-limit", "4096"]

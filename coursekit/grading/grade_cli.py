@@ -16,11 +16,12 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import container, sandbox, sandbox_disk
+from . import container, sandbox
 from .config import MIN_MEMORY_MB, GraderConfig
 from .grader import UNSAFE_WARNING, Interrupted, grade_folder
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB
+from .sandbox import disk as sandbox_disk
 
 DISK_FULL = f"not graded: {sandbox_disk.FULL_DISK}"  # the rows of a run stopped by a full disk
 
@@ -35,7 +36,12 @@ def parser() -> argparse.ArgumentParser:
         description="Grade a folder of exercise notebooks, each in a sandbox.",
     )
     p.add_argument("submissions", help="folder of submitted .ipynb files (searched recursively)")
-    p.add_argument("--out", required=True, help="folder for grades.csv and feedback/")
+    p.add_argument(
+        "--out",
+        required=True,
+        help="folder for grades.csv, feedback/, stats.csv and stats.html (and gradebook.csv "
+        "with --roster)",
+    )
     p.add_argument("--jobs", type=int, default=1, help="submissions run at once (default 1)")
     p.add_argument(
         "--timeout", type=int, default=120, help="seconds for a whole notebook (default 120)"
@@ -89,7 +95,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--secret-file", help="graded variants: the secret given to `release` (with --roster)"
     )
-    p.add_argument("--roster", help="graded variants: the CSV of students given to `release`")
+    p.add_argument(
+        "--roster",
+        help="the CSV of students (an id column: id, student_id, ID number, username or email; "
+        "',', ';' or tab): grades.csv gets each submission's owner, OUT/gradebook.csv a row "
+        "per student; with --secret-file, the roster given to `release`",
+    )
     p.add_argument(
         "--id-from",
         metavar="RULE",
@@ -197,7 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for g in grades:
         suffix = f"  ({g.error})" if g.error else ""
         print(f"{g.total:5g} / {g.max:<4g} {g.submission}{suffix}")
-    print(f"{len(grades)} submissions graded; see {out / 'grades.csv'}")
+    print(f"{len(grades)} submissions graded; see {out / 'grades.csv'} and {out / 'stats.html'}")
+    if config.roster is not None:
+        print(f"gradebook (a row per student of the roster): {out / 'gradebook.csv'}")
     if config.unsafe_no_sandbox:
         print(UNSAFE_WARNING)
     full = next((g.error for g in grades if g.error.startswith(DISK_FULL)), "")

@@ -27,7 +27,10 @@ Written to OUT:
   ``max`` and ``error`` (why the run stopped, or the first error of a cell); a text cell
   that a spreadsheet would take for a formula starts with a single quote;
 - ``feedback/<submission>-<hash>.json`` and ``.html``: each question's points and the one-line
-  message of the self-check (what is wrong, never the expected value).
+  message of the self-check (what is wrong, never the expected value);
+- ``stats.csv`` and ``stats.html``: the class's statistics (:mod:`.stats`);
+- with ``--roster``: an ``id`` column in grades.csv, ``gradebook.csv`` (a row per student) and
+  the feedback again as ``feedback/<id>/<chapter>.html`` (:mod:`.gradebook`).
 
 Running again gives the same files; a ``grades.csv`` that would change is first kept as
 ``grades.previous-N.csv``. Files of OUT are written whole (a temporary file then a rename), so
@@ -48,9 +51,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import sandbox, sandbox_fs
+from . import isolation, sandbox
 from .build import load_key
 from .config import GraderConfig
+from .gradebook import assign_owners, owners_of, write_results
 from .intake import chapter_of, find_submissions, parse_notebook, read_submission
 from .integrity import recorded, write_report
 from .isolation import grade_in_worker
@@ -58,6 +62,8 @@ from .marking import mark, read_answers
 from .ownership import flag_duplicates
 from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, grades_csv, keep_previous, write, write_feedback
+from .roster import read as read_roster_file
+from .sandbox import fs as sandbox_fs
 from .variants import Personal, questions_for
 
 UNSAFE_WARNING = (
@@ -158,7 +164,7 @@ async def _grade_in(
     except ValueError as error:
         return _not_graded(grade, keys, str(error))
     limits = config.kernel_limits()
-    folder = work / "nb"  # the kernel's only writable folder
+    folder = work / isolation.KERNEL_FOLDER  # the kernel's only writable folder
     folder.mkdir(parents=True)
     copy = folder / "submission.ipynb"
     copy.write_bytes(data)
@@ -309,6 +315,8 @@ def grade_folder(
             keys_dir,  # the keys' generate(rng) first, then --variants
             config.id_from,  # whose a submission is (ownership.IdRule)
         )
+    roster = read_roster_file(config.roster) if config.roster is not None else None
+    owners = owners_of(roster, personal, config.id_from)  # whose a submission is; None: no roster
     found = find_submissions(submissions)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
@@ -325,7 +333,7 @@ def grade_folder(
 
         async def one(index: int, path: Path, name: str) -> Grade:
             async with slots:
-                from .sandbox_disk import free_space_problem, space_needed
+                from .sandbox.disk import free_space_problem, space_needed
 
                 need = space_needed(config.disk)
                 full.extend([] if full else filter(None, [free_space_problem(top, need)]))
@@ -351,10 +359,12 @@ def grade_folder(
         grades = asyncio.run(all_submissions())
     finally:
         remove_tree(top)
-    for flagged in flag_duplicates(grades, found, personal):
+    for flagged in flag_duplicates(grades, found, owners):
         write_feedback(flagged, out)  # "2 submissions for <id>, ch NN": in both rows
+    assign_owners(grades, owners)  # grades.csv's id column
     text = grades_csv(grades, keys)
     keep_previous(out / "grades.csv", text)
     write(out / "grades.csv", text)
     write_report(grades, out, keys, personal, keys_dir)  # copies
+    write_results(grades, out, roster, found)  # stats; with a roster the gradebook
     return grades

@@ -31,6 +31,7 @@ from typing import Any
 
 from .config import GraderConfig
 from .report import Grade
+from .sandbox import fs as sandbox_fs
 
 # The worker's own address space, over its kernel's and judges' limits, which it must hold
 # (they inherit its RLIMIT_AS as their ceiling): workers grading the ten chapters' solutions
@@ -85,6 +86,29 @@ def grade_from_json(data: bytes, name: str) -> Grade:
         ):
             raise ValueError("a question without points")
     return Grade(**raw)
+
+
+KERNEL_FOLDER = "nb"  # the kernel's writable folder in a submission's work folder
+SHOWN_FIELDS = ("error", "cell_errors", "notes", "questions")  # what feedback and rows show
+
+
+def scrubbed(grade: Grade, work: Path) -> Grade:
+    """``grade`` with no host folder of the grader's in what the student and the rows see
+    (:func:`.sandbox.fs.scrub`: a notebook can read the places binds come from in
+    ``/proc/self/mountinfo`` and print them into an error)."""
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return sandbox_fs.scrub(value, work)
+        if isinstance(value, list):
+            return [clean(item) for item in value]
+        if isinstance(value, dict):
+            return {key: clean(item) for key, item in value.items()}
+        return value
+
+    return dataclasses.replace(
+        grade, **{name: clean(getattr(grade, name)) for name in SHOWN_FIELDS}
+    )
 
 
 async def _read(stream: asyncio.StreamReader, cap: int) -> bytes | None:
@@ -195,7 +219,7 @@ async def grade_in_worker(
         if data is None:
             return f"grader error: the grade of this submission is over {RESULT_MAX_BYTES} bytes"
         try:
-            return grade_from_json(data, name)
+            return scrubbed(grade_from_json(data, name), Path(work) / KERNEL_FOLDER)
         except (ValueError, TypeError, RecursionError) as error:
             return f"grader error: the grading process of this submission returned {error}"
     finally:

@@ -16,6 +16,12 @@ label, never its input, the value returned or an exception's text
 (:func:`~coursekit.grading.judging.compare_outputs`). A function importing a package its
 question does not allow (``Function.allowed``; the judge refuses it) gets no points and a
 message naming the package.
+
+Points are all or nothing unless the key gives partial credit: a :class:`Value` with
+``partial`` earns its share when right to fewer decimals than asked, a :class:`Function` with
+``partial="per-case"`` the share of its cases it passes (its hidden cases are then run even
+when a public one fails). Points are rounded to 2 decimals, and the message says what earned
+what ("3 of 5 cases passed (1.2 of 2 points); ...").
 """
 
 from __future__ import annotations
@@ -32,14 +38,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import sandbox, sandbox_cgroup, sandbox_disk, sandbox_fs
-from .judging import compare_outputs, judge_value
+from . import sandbox
+from .judging import judge_value_points, score_outputs
 from .portable import STDLIB, call_with_copies, library_message, reference_function
-from .questions import PASSED, Choice, Function, Value
+from .questions import CASE_SECONDS, PASSED, PER_CASE, Choice, Function, Value, points_of
 from .report import Grade
+from .sandbox import cgroup as sandbox_cgroup
+from .sandbox import disk as sandbox_disk
+from .sandbox import fs as sandbox_fs
 
 HERE = Path(__file__).parent
-JUDGE_SECONDS = 2  # per case of a function
+JUDGE_SECONDS = CASE_SECONDS  # per case of a function (defined once, shared with check())
 MAX_LOG_BYTES = 5 << 20
 MAX_RESULT_BYTES = 8 << 20
 MAX_MESSAGE = 300
@@ -243,9 +252,10 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def _judged(qid: str, judge: Any, detail: bool = True) -> str:
-    """``judge()``, or why the answer could not be judged (without the error's text unless
-    ``detail``: judging a function's outputs on hidden cases must not show them)."""
+def _judged(qid: str, judge: Any, detail: bool = True) -> tuple[str, float]:
+    """``judge()`` (a message and the share of the points earned), or why the answer could
+    not be judged (without the error's text unless ``detail``: judging a function's outputs
+    on hidden cases must not show them) and no points."""
     try:
         return judge()
     except Exception as error:  # noqa: BLE001 - a bad answer costs its own question only
@@ -253,19 +263,27 @@ def _judged(qid: str, judge: Any, detail: bool = True) -> str:
         return (
             f"{qid}: the answer could not be judged ({type(error).__name__}{text}); give a "
             "finite number of ordinary size"
-        )
+        ), 0.0
 
 
-def _function_message(q: Function, chapter: str, judged: Sequence[Judged | None]) -> str:
-    """The message of a function from its judges (public cases, then hidden ones if run)."""
+def _function_message(
+    q: Function, chapter: str, judged: Sequence[Judged | None]
+) -> tuple[str, float]:
+    """The message of a function from its judges (public cases, then hidden ones if run) and
+    the share of its points earned. Per case, a judge of hidden cases that gave no result
+    leaves the public cases' points (its cases count as failed)."""
+    lost = ""
+    per_case_public = q.partial == PER_CASE and judged and judged[0] is not None
+    if per_case_public and any(j is None for j in judged[1:]):
+        judged, lost = judged[:1], "; the hidden cases could not be run to the end"
     if any(j is None for j in judged):
         return (
             f"{q.qid}: the function could not be run to the end (it ended the judge's "
             "process, or used more time or memory than allowed)"
-        )
+        ), 0.0
     refused = next((j.refused for j in judged if j is not None and j.refused), "")
     if refused:
-        return library_message(q.qid, refused, q.allowed)
+        return library_message(q.qid, refused, q.allowed), 0.0
     got = [out for j in judged if j is not None for out in j.outputs]
     cases = [*q.cases, *[(f"hidden: {label}", args) for label, args in q.hidden]][: len(got)]
     reference = reference_function(q.reference)
@@ -276,8 +294,14 @@ def _function_message(q: Function, chapter: str, judged: Sequence[Judged | None]
     # the inputs of the public cases are shown; those of the hidden ones are not
     inputs = [list(args) for _, args in q.cases] + [None] * (len(cases) - len(q.cases))
 
-    def judge() -> str:
-        return compare_outputs(q.qid, results, q.hint, inputs, q.public(chapter))
+    def judge() -> tuple[str, float]:
+        spec = q.public(chapter)
+        message, share = score_outputs(q.qid, results, q.hint, inputs, spec, q.case_count())
+        if lost and message == f"{q.qid}: {PASSED}":  # the public cases only, all passed
+            share = len(results) / q.case_count()
+            said = points_of(share * q.points, q.points)
+            message = f"{q.qid}: {len(results)} of {q.case_count()} cases passed ({said})"
+        return message + lost, share
 
     return _judged(q.qid, judge, detail=False)
 
@@ -294,6 +318,7 @@ async def mark(
     """Fill ``grade.questions``: points and a one-line message per question (functions are
     judged under ``memory_mb`` and ``limits``, as for :func:`judge_functions`)."""
     pending = []
+    shares: dict[str, float] = {}  # of each question's points earned (0 when not set)
     for q in questions:
         entry = answers.get(q.qid)
         record = {"points": 0.0, "max": float(q.points), "message": f"{q.qid}: not answered"}
@@ -316,19 +341,26 @@ async def mark(
                 pending.append((q, entry))
         else:
             spec, value = q.public(grade.chapter), entry.get("value")
-            record["message"] = _judged(q.qid, lambda s=spec, v=value: judge_value(s, v))
+            judged = _judged(q.qid, lambda s=spec, v=value: judge_value_points(s, v))
+            record["message"], shares[q.qid] = judged
     public = await judge_functions(pending, folder, memory_mb, limits)
-    later = []  # passed every public case: now the hidden ones, in a judge of their own
+    # passed every public case (or gets points per case and could be run): now the hidden
+    # ones, in a judge of their own
+    later = []
     for q, entry in pending:
-        message = _function_message(q, grade.chapter, [public[q.qid]])
+        message, shares[q.qid] = _function_message(q, grade.chapter, [public[q.qid]])
         grade.questions[q.qid]["message"] = message
-        if q.hidden and message == f"{q.qid}: {PASSED}":
+        per_case = q.partial == PER_CASE and public[q.qid] is not None
+        runs = per_case and not public[q.qid].refused and "not answered yet" not in message
+        if q.hidden and (message == f"{q.qid}: {PASSED}" or runs):
             later.append((q, entry))
     hidden = await judge_functions(later, folder, memory_mb, limits, hidden=True)
     for q, _ in later:
         judged = [public[q.qid], hidden[q.qid]]
-        grade.questions[q.qid]["message"] = _function_message(q, grade.chapter, judged)
+        message, shares[q.qid] = _function_message(q, grade.chapter, judged)
+        grade.questions[q.qid]["message"] = message
     for qid, record in grade.questions.items():
         record["message"] = _short(record["message"])
-        if record["message"] == f"{qid}: {PASSED}":
-            record["points"] = record["max"]
+        # all or nothing: the points of a question that passed; partial credit: its share
+        share = min(max(shares.get(qid, 0.0), 0.0), 1.0)
+        record["points"] = record["max"] if share == 1 else round(record["max"] * share, 2)

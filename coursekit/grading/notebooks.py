@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import sandbox_disk
+from .sandbox import disk as sandbox_disk
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 

@@ -6,20 +6,30 @@ hashes of the expected value rounded to 2, 3 and 4 decimals (:func:`digest`), ne
 A :class:`Value` may list :class:`Mistake` s: wrong values a common mistake gives (dividing by
 the relevant documents retrieved, a reversed ranking, rounding early, log base 10), shipped
 hashed the same way, each with the hint the self-check prints when an answer matches it.
+
+Marks are all or nothing unless the key declares partial credit: ``Value(..., partial={2:
+0.5})`` gives half the points to an answer right to 2 decimals only, ``Function(...,
+partial="per-case")`` shares the points among the cases (public and hidden) the function
+passes. The public form carries the rule, so that the self-check can say it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
-import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .digests import (  # noqa: F401 - also their address for the callers
+    digest,
+    matches,
+    output_digest,
+    precisions,
+)
+from .plain import points_of, points_text  # noqa: F401 - also their address
 from .portable import DEFAULT_ALLOWED, allowed_list
 
 CHECKS_PATH = Path(__file__).parent.parent / "data" / "exercises" / "checks.json"
@@ -30,68 +40,10 @@ DECIMALS = (4, 3, 2)
 TOLERANCE = 1e-6
 #: Wrong letters the self-check judges per multiple-choice question (:class:`Choice`).
 DEFAULT_ATTEMPTS = 2
-
-
-# --------------------------------------------------------------------------------------------
-# Hashing of rounded values
-
-
-def _canonical_float(value: float, decimals: int, significant: bool = False) -> str:
-    if significant:  # ``decimals`` significant digits: 0.00020695 to 4 is 2.070e-04
-        return "0" if value == 0 else f"{value:.{decimals - 1}e}"
-    text = f"{value:.{decimals}f}"
-    return "0." + "0" * decimals if float(text) == 0 else text  # -0.0000 is 0.0000
-
-
-def _canonical(value: Any, decimals: int, significant: bool = False, exact: bool = False) -> str:
-    if isinstance(value, str):  # (``exact``: case kept, as for document ids)
-        return "x:" + value.strip() if exact else "s:" + value.strip().lower()
-    if isinstance(value, numbers.Integral):
-        return f"i:{int(value)}"
-    kind = "g:" if significant else "f:"
-    return kind + _canonical_float(float(value), decimals, significant)
-
-
-def digest(
-    salt: str, value: Any, decimals: int = 4, significant: bool = False, exact: bool = False
-) -> str:
-    """Salted SHA-256 of ``value`` rounded to ``decimals`` (or to that many ``significant``
-    digits; strings: stripped, lower case unless ``exact``).
-
-    >>> digest("demo", 0.123449999999) == digest("demo", 0.1234)
-    True
-    >>> digest("demo", 0.000206951, 4, True) == digest("demo", 0.0002070, 4, True)
-    True
-    """
-    text = f"coursekit:{salt}:{_canonical(value, decimals, significant, exact)}"
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def matches(
-    salt: str,
-    value: Any,
-    hashes: dict[str, str],
-    decimals: int,
-    significant: bool = False,
-    exact: bool = False,
-) -> bool:
-    """Whether ``value`` rounded to ``decimals`` has the hash ``hashes[decimals]`` (or the
-    other rounding of an expected value that lies on a tie, ``hashes[f"{decimals}~"]``: 0.625
-    is 0.62 to Python, 0.63 to a student rounding half up). A value a hair away from a rounding
-    boundary counts as its neighbour too."""
-    expected = {hashes.get(str(decimals)), hashes.get(f"{decimals}~")} - {None}
-    if not expected:
-        return False
-    if isinstance(value, float) and math.isfinite(value):
-        hair = abs(value) * 1e-9 if significant else 1e-9
-        near = (value, value - hair, value + hair)
-        return any(digest(salt, v, decimals, significant) in expected for v in near)
-    return digest(salt, value, decimals, significant, exact) in expected
-
-
-def precisions(hashes: dict[str, str]) -> list[int]:
-    """The decimals a value is hashed to (the keys of its hashes, ties' other roundings aside)."""
-    return [int(key) for key in hashes if key.isdigit()]
+#: Seconds a student's function may run on one case, in the grader's judge and in check().
+CASE_SECONDS = 2
+#: ``Function(..., partial=PER_CASE)``: the points shared among the cases the function passes.
+PER_CASE = "per-case"
 
 
 # --------------------------------------------------------------------------------------------
@@ -132,6 +84,13 @@ class Value:
     #: compare to ``decimals`` significant digits, not decimal places (for values such as
     #: p-values, which can be far below 10**-decimals)
     significant: bool = False
+    #: partial credit: ``{2: 0.5}`` gives half the points to an answer right to 2 decimals (or
+    #: significant digits) only; None: all or nothing
+    partial: Mapping[int, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.partial is not None:
+            self.partial = _checked_partial(self)
 
     def kind(self) -> str:
         return _kind(self.expected)
@@ -149,6 +108,8 @@ class Value:
         }
         if self.significant:
             spec["significant"] = True
+        if self.partial:
+            spec["partial"] = {str(d): share for d, share in sorted(self.partial.items())}
         if self.low is not None:
             spec["low"] = self.low
         if self.high is not None:
@@ -208,6 +169,36 @@ class Value:
                     hashes[f"{d}~"] = above if above != hashes[str(d)] else below
             return hashes
         return {"0": digest(salt, value, 0, exact=self.kind() == "ids")}  # ids: case kept
+
+
+def _checked_partial(question: Value) -> dict[int, float]:
+    """A :class:`Value`'s ``partial``, refused (ValueError naming the question) unless it maps
+    fewer decimals than asked, among those hashed, to a share of the points between 0 and 1
+    (excluded), for a question whose answer is a number or a list of numbers."""
+    where = f"Value {question.qid}: partial={question.partial!r:.60}"
+    if question.kind() not in ("float", "floats"):
+        raise ValueError(f"{where}: partial credit to fewer decimals needs a float answer")
+    if not isinstance(question.partial, Mapping) or not question.partial:
+        raise ValueError(f"{where}: give a dict {{decimals: share of the points}}, e.g. {{2: 0.5}}")
+    finest = min(question.decimals, max(DECIMALS))
+    below = sorted(d for d in DECIMALS if d < finest)
+    checked = {}
+    for decimals, share in question.partial.items():
+        if isinstance(decimals, bool) or decimals not in below:
+            fewer = ", ".join(map(str, below))
+            raise ValueError(
+                f"{where}: {decimals!r} decimals: partial credit is for {fewer} decimals (fewer "
+                f"than the {finest} asked)"
+                if below
+                else f"{where}: no fewer decimals than the {finest} asked are checked"
+            )
+        if isinstance(share, bool) or not isinstance(share, numbers.Real) or not 0 < share < 1:
+            raise ValueError(
+                f"{where}: the share for {decimals} decimals must lie between 0 and 1 (excluded),"
+                f" got {share!r}"
+            )
+        checked[int(decimals)] = float(share)
+    return checked
 
 
 def _finest(hashed: dict[str, Any]) -> list[str]:
@@ -329,6 +320,22 @@ class Function:
     hint: str = ""
     mistakes: Sequence[Mistake] = ()
     allowed: Sequence[str] = DEFAULT_ALLOWED
+    #: partial credit: ``"per-case"`` (:data:`PER_CASE`) shares the points equally among the
+    #: cases, public and hidden, and gives those of the cases passed; None: all or nothing
+    partial: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.partial is not None and self.partial != PER_CASE:
+            raise ValueError(
+                f"Function {self.qid}: partial must be None (all or nothing) or {PER_CASE!r}, "
+                f"got {self.partial!r:.40}"
+            )
+        if self.partial == PER_CASE and not self.cases:
+            raise ValueError(f"Function {self.qid}: partial={PER_CASE!r} needs public cases")
+
+    def case_count(self) -> int:
+        """How many cases the grader tries: public and hidden."""
+        return len(self.cases) + len(self.hidden)
 
     def public(self, chapter: str) -> dict[str, Any]:
         spec: dict[str, Any] = {
@@ -341,6 +348,9 @@ class Function:
             "cases": [[label, list(args)] for label, args in self.cases],
             "allowed": allowed_list(self.allowed, f"key {chapter}, question {self.qid}"),
         }
+        if self.partial == PER_CASE:  # the rule, and how many cases share the points
+            spec["partial"] = PER_CASE
+            spec["hidden_cases"] = len(self.hidden)
         if self.mistakes:
             spec["salt"] = f"{chapter}:{self.qid}"
             spec["mistakes"] = [
@@ -375,22 +385,6 @@ def _call(func: Any, args: Sequence[Any]) -> Any:
         return func(*json.loads(json.dumps(list(args))))
     except Exception as error:  # noqa: BLE001 - a mistaken function may raise
         return f"raised {type(error).__name__}"
-
-
-def _canonical_output(value: Any) -> Any:
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_canonical_output(v) for v in value]
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return _canonical_float(float(value), 6) if math.isfinite(value) else str(float(value))
-    return value if isinstance(value, (str, bool)) or value is None else repr(value)
-
-
-def output_digest(salt: str, value: Any) -> str:
-    """Salted hash of a function's output, numbers to 6 decimals (the judge's tolerance)."""
-    text = json.dumps(_canonical_output(value), sort_keys=True)
-    return hashlib.sha256(f"coursekit-output:{salt}:{text}".encode()).hexdigest()[:24]
 
 
 Question = Value | Choice | Function

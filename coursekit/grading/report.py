@@ -32,18 +32,22 @@ class Grade:
     #: the recorded answer per question (a value, or a function's source; capped): for
     #: :mod:`~coursekit.grading.integrity` only, never in grades.csv or the feedback
     answers: dict[str, Any] = field(default_factory=dict)
+    #: the roster id owning the submission (:mod:`~coursekit.grading.ownership`); "" without
+    #: a roster, or when it has no owner there
+    owner: str = ""
 
     @property
     def total(self) -> float:
-        return sum(q["points"] for q in self.questions.values())
+        return round(sum(q["points"] for q in self.questions.values()), 2)  # partial credit
 
     @property
     def max(self) -> float:
-        return sum(q["max"] for q in self.questions.values())
+        return round(sum(q["max"] for q in self.questions.values()), 2)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "submission": self.submission,
+            "id": self.owner,
             "chapter": self.chapter,
             "total": self.total,
             "max": self.max,
@@ -117,8 +121,21 @@ def feedback_name(submission: str) -> str:
     return f"{safe}-{digest}"
 
 
-def write_feedback(grade: Grade, out: Path) -> None:
-    base = out / "feedback" / feedback_name(grade.submission)
+def owner_feedback(grade: Grade, out: Path) -> Path | None:
+    """``OUT/feedback/<id>/<chapter>`` (without a suffix) for a submission whose owner and
+    chapter are known, else None (its feedback keeps the name of :func:`feedback_name`)."""
+    if not grade.owner or not grade.chapter:
+        return None
+    safe = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]*")
+    if not (safe.fullmatch(grade.owner) and safe.fullmatch(grade.chapter)):
+        return None
+    return Path(out) / "feedback" / grade.owner / grade.chapter
+
+
+def write_feedback(grade: Grade, out: Path, base: Path | None = None) -> None:
+    """Write the feedback of ``grade`` (JSON and HTML) as ``base`` plus a suffix; by default
+    ``OUT/feedback/<name>`` (:func:`feedback_name`)."""
+    base = out / "feedback" / feedback_name(grade.submission) if base is None else Path(base)
     write(base.with_suffix(".json"), json.dumps(grade.as_dict(), indent=1) + "\n")
     write(base.with_suffix(".html"), _html(grade))
 
@@ -137,7 +154,7 @@ def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        ["submission", "chapter", *(label(c, q) for c, q in columns), "total", "max", "error"]
+        ["submission", "id", "chapter", *(label(c, q) for c, q in columns), "total", "max", "error"]
     )
     for g in grades:
         cells = [
@@ -147,6 +164,7 @@ def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
         writer.writerow(
             [
                 csv_cell(g.submission),
+                csv_cell(g.owner),
                 csv_cell(g.chapter),
                 *cells,
                 f"{g.total:g}",

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import sandbox, sandbox_cgroup, sandbox_fs
+from . import sandbox
 from .kernel_channels import (
     MAX_MESSAGE_MB,
     STARTUP_SECONDS,
@@ -42,6 +42,8 @@ from .kernel_channels import (
     listening,
 )
 from .sandbox import Limits
+from .sandbox import cgroup as sandbox_cgroup
+from .sandbox import fs as sandbox_fs
 
 
 class SandboxedKernelManager(CheckedSockets, GuardedKernelManager):

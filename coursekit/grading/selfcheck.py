@@ -25,6 +25,16 @@ tried are kept per chapter and question in ``coursekit/attempts.json`` of the us
 that folder cannot be written, they are counted for the running kernel only. This is a nudge to
 read, not a lock: the batch grader ignores attempts.
 
+A function to write is run on each case under the grader's time limit (``CASE_SECONDS``, 2 s):
+one that loops is stopped and check() names the case (:func:`~.judging.call_limited`: a
+SIGALRM timer, in the main thread on Linux and macOS, where a Jupyter kernel runs cells;
+elsewhere, Windows say, check() says first that it cannot stop a loop).
+
+:func:`progress` lists each question of the chapter with the state of its last check() in this
+kernel (passed, not right yet, not answered, recorded for a question on the student's own
+data) and the points so far, partial credit included (a function's hidden cases are tried
+when graded only). In a variant notebook it is :func:`.variantcheck.progress`, which never
+says right or wrong.
 """
 
 from __future__ import annotations
@@ -32,14 +42,20 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .judging import as_plain, judge_format, judge_function_here, judge_value
-from .portable import function_source, uses_coursekit
-from .questions import ANSWER_LOG, CHECKS_PATH, PASSED
+from . import session
+from .judging import (
+    judge_format,
+    judge_function_points,
+    judge_value,
+    judge_value_points,
+    time_limit_available,
+)
+from .questions import ANSWER_LOG, CASE_SECONDS, CHECKS_PATH, PASSED, points_of, points_text
+from .session import NO_SETUP
 
 # --------------------------------------------------------------------------------------------
 # check()
@@ -74,14 +90,6 @@ def _find(qid: str, chapter: str) -> dict[str, Any]:
     return questions[qid]
 
 
-_CURRENT: dict[str, Any] = {"chapter": None, "own": frozenset()}
-#: What check() says when the set-up cell has not run in this kernel.
-NO_SETUP = (
-    "{qid}: run the set-up cell first (the first code cell of the notebook, which calls "
-    "start(...)), and the cells that set up the data, then this cell again"
-)
-
-
 def start(chapter: str, own_data: Sequence[str] = ()) -> None:
     """Say which chapter the following :func:`check` calls belong to (the first cell of each
     exercise notebook calls it). In a student's variant notebook, ``own_data`` names the
@@ -93,29 +101,9 @@ def start(chapter: str, own_data: Sequence[str] = ()) -> None:
         isinstance(q, str) for q in own_data
     ):
         raise TypeError(f"own_data must be a list of question ids, got {own_data!r:.60}")
-    _CURRENT["chapter"], _CURRENT["own"] = chapter, frozenset(own_data)
+    session.CURRENT["chapter"], session.CURRENT["own"] = chapter, frozenset(own_data)
+    session.CURRENT["variant"] = False
     print(f"Exercises of chapter {chapter}: run each check(...) cell after your answer.")
-
-
-def _record(qid: str, chapter: str, answer: Any) -> None:
-    path = os.environ.get(ANSWER_LOG)
-    if not path:
-        return
-    entry: dict[str, Any] = {"chapter": chapter, "qid": qid}
-    try:
-        if isinstance(answer, types.FunctionType):
-            entry["source"] = function_source(answer)
-            entry["name"] = answer.__name__
-            entry["uses_coursekit"] = uses_coursekit(answer)
-        else:
-            entry["value"] = as_plain(answer) if answer is not ... else None
-        line = json.dumps(entry, allow_nan=True)
-    except (TypeError, ValueError, OSError) as error:
-        line = json.dumps(
-            {"chapter": chapter, "qid": qid, "unreadable": f"{type(error).__name__}: {error}"[:200]}
-        )
-    with open(path, "a", encoding="utf-8") as log:
-        log.write(line + "\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,6 +184,47 @@ def judge_choice(spec: dict[str, Any], answer: Any, chapter: str) -> str:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# What check() said, for progress()
+
+NOT_ANSWERED = "not answered"
+NOT_RIGHT = "not right yet"
+RECORDED = "recorded"
+FORMAT = "format to fix"
+USED_UP = "attempts used up"
+#: What check() says before running a function where no time limit can stop it.
+NO_TIME_LIMIT = (
+    "{qid}: (no time limit here{why}: if this cell does not end, a loop of your function "
+    "never ends: interrupt the kernel and look at your loops)"
+)
+#: check()'s last verdict in this kernel, by chapter and question: state and points earned.
+_VERDICTS: dict[str, dict[str, tuple[str, float]]] = {}
+
+
+def _state(qid: str, message: str, own: bool) -> str:
+    """The state of a question from what check() said of it."""
+    if message == f"{qid}: {PASSED}":
+        return PASSED
+    if message.startswith(f"{qid}: not answered yet"):
+        return NOT_ANSWERED
+    if own:
+        return RECORDED if message.startswith(f"{qid}: recorded") else FORMAT
+    if "attempts are used up" in message:
+        return USED_UP
+    return NOT_RIGHT
+
+
+def _why_no_limit() -> str:
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer"):
+        return " (this system has no interval timer)"
+    if threading.current_thread() is not threading.main_thread():
+        return " (check() runs outside the main thread)"
+    return ""
+
+
 def check(qid: str, answer: Any, chapter: str | None = None) -> None:
     """Print one line saying whether ``answer`` to question ``qid`` is right, or what is wrong.
 
@@ -203,17 +232,81 @@ def check(qid: str, answer: Any, chapter: str | None = None) -> None:
     function itself. Nothing is returned; the expected value is never shown.
     """
     if chapter is None:
-        chapter = _CURRENT["chapter"]
+        chapter = session.CURRENT["chapter"]
         if chapter is None:  # a check cell run before the set-up cell, or after a restart
             print(NO_SETUP.format(qid=qid))
             return
     spec = _find(qid, chapter)
-    _record(qid, chapter, answer)
-    if qid in _CURRENT["own"] and chapter == _CURRENT["chapter"]:
-        print(judge_format(spec, answer))
-    elif spec["kind"] == "function":
-        print(judge_function_here(spec, answer))
+    session.record(qid, chapter, answer)
+    own = qid in session.CURRENT["own"] and chapter == session.CURRENT["chapter"]
+    if spec["kind"] == "function":
+        if not time_limit_available() and callable(answer):
+            print(NO_TIME_LIMIT.format(qid=qid, why=_why_no_limit()))
+        message, share = judge_function_points(spec, answer, seconds=CASE_SECONDS)
+        own = False  # a function is judged on the public cases, own data or not
+    elif own:
+        message, share = judge_format(spec, answer), 0.0
     elif spec["kind"] == "choice":
-        print(judge_choice(spec, answer, chapter))
+        message = judge_choice(spec, answer, chapter)
+        share = 1.0 if message == f"{qid}: {PASSED}" else 0.0
     else:
-        print(judge_value(spec, answer))
+        message, share = judge_value_points(spec, answer)
+    print(message)
+    _VERDICTS.setdefault(chapter, {})[qid] = (_state(qid, message, own), share)
+
+
+def _progress_rows(chapter: str) -> list[tuple[str, str, float, float]]:
+    """``(qid, state, points earned, points)`` of each question of ``chapter``, from the last
+    check() of each in this kernel (a question never checked: not answered)."""
+    said = _VERDICTS.get(chapter, {})
+    rows = []
+    for qid, spec in _checks()[chapter].items():
+        state, share = said.get(qid, (NOT_ANSWERED, 0.0))
+        points = float(spec.get("points", 1))
+        rows.append((qid, state, round(share * points, 2), points))
+    return rows
+
+
+def progress(chapter: str | None = None) -> None:
+    """Print each question of the chapter with its state (passed, not right yet, not
+    answered; recorded for a question on your own data) and its points, from the last
+    check() of each in this kernel, then the points so far. In a variant notebook (your own
+    data) it says which answers are recorded, never whether they are right."""
+    if chapter is None:
+        if session.CURRENT.get("variant"):
+            from .variantcheck import progress as variant_progress
+
+            variant_progress()
+            return
+        chapter = session.CURRENT["chapter"]
+        if chapter is None:
+            print(NO_SETUP.format(qid="progress()"))
+            return
+    chapter = _name(chapter, "the chapter ('03_ap_map')")
+    if chapter not in _checks():
+        raise ValueError(f"unknown chapter {chapter!r}; known: {', '.join(sorted(_checks()))}")
+    rows = _progress_rows(chapter)
+    specs = _checks()[chapter]
+    own = {  # a function is judged on the public cases, own data or not
+        qid
+        for qid in (session.CURRENT["own"] if chapter == session.CURRENT["chapter"] else ())
+        if qid in specs and specs[qid]["kind"] != "function"
+    }
+    width = max(len(qid) for qid, *_ in rows)
+    print(f"Chapter {chapter}, from the check() calls since the kernel started:")
+    for qid, state, earned, points in rows:
+        if qid in own:
+            worth = f"{points_text(points)} point{'' if points == 1 else 's'}, judged when graded"
+        else:
+            worth = points_of(earned, points)
+        print(f"  {qid:<{width}}  {state:<16} {worth}")
+    mine = [r for r in rows if r[0] not in own]
+    passed = sum(1 for r in mine if r[1] == PASSED)
+    total = sum(r[3] for r in mine)
+    line = (
+        f"Points so far: {points_text(sum(r[2] for r in mine))} of {points_text(total)} "
+        f"({passed} of {len(mine)} questions passed)"
+    )
+    if any(specs[qid]["kind"] == "function" for qid, *_ in mine):
+        line += "; a function is tried on more cases when graded"
+    print(line + ".")

@@ -4,11 +4,14 @@ A chapter has variants when its answer key ``solutions/keys/NN_topic.py`` define
 ``generate(rng)``: given a numpy Generator it returns the source of the exercise's data cell
 and the questions computed on those data; given None, the public data cell and questions (the
 key's ``QUESTIONS = generate(None)[1]``). The data cell to replace in the exercise notebook is
-the one whose source is the public data cell (or, if the key defines ``DATA_CELL``, the one
-starting with that text). A student's generator is seeded with HMAC-SHA256(secret, chapter and
-student id) (:func:`seed`): the lecturer can recompute every student's expected answers from the
-secret and the roster; a student cannot compute another's. A separate generator module in
-``solutions/variants/NN_topic.py`` (the former layout) is still read when the key has none.
+the one marked so in its metadata (``{"coursekit": {"role": "data"}}``, copied from the solution
+notebook by the build, which checks that its source is the public data cell:
+:func:`.build.check_roles`; a separate generator of the former layout, with ``DATA_CELL``, finds
+the one starting with that text). A student's generator is seeded with HMAC-SHA256(secret,
+chapter and student id) (:func:`seed`): the lecturer can recompute every student's expected
+answers from the secret and the roster; a student cannot compute another's. A separate
+generator module in ``solutions/variants/NN_topic.py`` (the former layout) is still read when
+the key has none.
 
 A variant's multiple-choice options are in the student's own order (:mod:`.choices`, a
 generator of its own), and its cells take ``start`` and ``check`` from :mod:`.variantcheck`:
@@ -19,7 +22,6 @@ answer has that format and records it, never whether it is right, for any questi
 from __future__ import annotations
 
 import base64
-import csv
 import hashlib
 import hmac
 import os
@@ -29,11 +31,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .build import load_key_module
+from .build import cells_of, load_key_module
 from .choices import orders_for, relettered, shuffle_options
 from .judging import judge_format
-from .ownership import ID_PATTERN, IdRule, code_cells, is_variant, normal_source
+from .ownership import IdRule, code_cells, is_variant, normal_source
 from .questions import Choice, Function, Value
+from .roster import read_ids
 from .variantcheck import answer_format, format_check, use_variant_check
 
 MIN_SECRET_BYTES = 32
@@ -87,21 +90,9 @@ def read_secret(path: Path) -> bytes:
 
 
 def read_roster(path: Path) -> list[str]:
-    """The student ids of a roster CSV: its ``id`` column (else its first column)."""
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = [row for row in csv.reader(f) if row and any(cell.strip() for cell in row)]
-    if not rows:
-        raise ValueError(f"{path}: an empty roster")
-    header = [cell.strip().lower() for cell in rows[0]]
-    column = header.index("id") if "id" in header else 0
-    body = rows[1:] if "id" in header else rows
-    ids = [row[column].strip() for row in body if len(row) > column]
-    for sid in ids:
-        if not ID_PATTERN.fullmatch(sid):
-            raise ValueError(f"{path}: {sid!r} is not a student id (letters, digits, ._-)")
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"{path}: a student id appears twice")
-    return ids
+    """The student ids of a roster CSV, in its order (:func:`.roster.read` says what it
+    accepts: its id column, else one column of ids)."""
+    return read_ids(path)
 
 
 def seed(secret: bytes, chapter: str, student: str) -> int:
@@ -202,17 +193,15 @@ def personalise(
     in the student's order, a check() of the answers' format only (for every question) and the
     student id in its metadata."""
     source, questions = variant(generator, secret, chapter, student)
-    cells = [c for c in notebook.cells if c.cell_type == "code"]
+    data = [c for c in cells_of(notebook, "data") if c.cell_type == "code"]
     prefix = getattr(generator, "DATA_CELL", "")
-    if prefix:
-        data = [c for c in cells if c.source.startswith(prefix)]
-    else:
-        public = generator.generate(None)[0]
-        data = [c for c in cells if public and c.source.strip() == public.strip()]
+    if prefix and not data:  # a separate generator of the former layout: found by its text
+        data = [c for c in notebook.cells if c.cell_type == "code" and c.source.startswith(prefix)]
     if len(data) != 1:
         raise ValueError(
-            f"{chapter}: no single data cell to replace in the notebook (none whose source is "
-            "the key's generate(None) data cell)"
+            f"{chapter}: no single cell marked as the data cell (metadata "
+            '{"coursekit": {"role": "data"}}, which `python -m coursekit.exercises build` '
+            "copies from the solution notebook)"
         )
     data[0].source = source
     options = {q.qid: q.options for q in questions if isinstance(q, Choice)}

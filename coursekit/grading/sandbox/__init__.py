@@ -7,11 +7,14 @@ Built on bubblewrap (``bwrap``, Debian package ``bubblewrap``). A sandboxed comm
   grader's 127.0.0.1), cannot signal or ptrace anything outside, cannot make namespaces;
 * a file system of its own: a read-only root with ``/usr`` (and the ``/bin``, ``/lib*``
   links), a few files of ``/etc`` (``ld.so.cache``, ``localtime``, ...), the Python
-  interpreter's prefixes and site-packages, ``coursekit``'s package directory (never the
-  repository around it: ``solutions/`` stays invisible) unless ``hide_coursekit``, the
-  ``readonly`` paths, a fresh ``/proc``, a minimal ``/dev``, size-limited tmpfs ``/tmp`` and
-  ``/dev/shm``, and ``writable`` (the submission's own folder, at its host path) read-write;
-  nothing else: no ``/home``, ``/root``, ``/run``, ``/sys``, no other ``/work`` folder;
+  interpreter's prefixes and site-packages (a virtual environment at ``/opt/venv``, a base
+  interpreter outside ``/usr`` at ``/opt/python``), ``coursekit``'s package directory at
+  ``/course/coursekit`` (never the repository around it: ``solutions/`` stays invisible)
+  unless ``hide_coursekit``, the ``readonly`` paths, a fresh ``/proc``, a minimal ``/dev``,
+  size-limited tmpfs ``/tmp`` and ``/dev/shm``, and ``writable`` (the submission's own
+  folder) read-write at ``/home/student``; nothing else: no other ``/home`` folder, no
+  ``/root``, ``/run``, ``/sys``, and no host path in the arguments, the environment or
+  ``sys.path`` (:mod:`.fs`: the lecturer's folders are not shown);
 * no capabilities, ``no_new_privs``, a new session (no terminal injection), a cleared
   environment (the bwrap process itself starts from ``env -i``: bwrap's PID 1 is visible
   inside, and its ``/proc/1/environ`` would show the grader's environment);
@@ -20,14 +23,14 @@ Built on bubblewrap (``bwrap``, Debian package ``bubblewrap``). A sandboxed comm
   ``--die-with-parent``, when the bwrap process is killed: :func:`run_sandboxed` and
   :class:`SandboxedKernelManager` kill it at the wall-time limit, and so does the grader's
   death (a sandbox whose grader died while it started is killed by the next one's start:
-  :func:`.sandbox_cgroup.kill_orphans`).
+  :func:`.cgroup.kill_orphans`).
 
 Files the sandboxed code wrote are the student's: read them with :func:`read_output`, which
 follows no symbolic link (a result file may point at the answer keys) and reads no FIFO.
 
 Memory and process counts (:func:`enforcement`, :meth:`Limits.describe`):
 
-* ``cgroup2`` / ``cgroup1``: a fresh cgroup per sandbox (:mod:`.sandbox_cgroup`) limits the
+* ``cgroup2`` / ``cgroup1``: a fresh cgroup per sandbox (:mod:`.cgroup`) limits the
   memory of the whole process tree (tmpfs pages included) and its task count (``pids.max``;
   threads count). Used when a delegated writable cgroup v2 with ``memory`` and ``pids`` is
   found, or, on hybrid hosts as root, the v1 ``memory`` and ``pids`` hierarchies.
@@ -44,7 +47,7 @@ Memory and process counts (:func:`enforcement`, :meth:`Limits.describe`):
 Files: ``RLIMIT_FSIZE`` (``file_mb``) for every process, also on its stdout and stderr, and
 ``RLIMIT_NOFILE`` (:data:`OPEN_FILES`). Disk: the grader measures the writable folder while
 the sandbox runs, with the files its processes deleted but hold open, and kills it past
-``disk_mb`` or :data:`.sandbox_disk.MAX_ENTRIES` entries (:mod:`.sandbox_disk`: a polled
+``disk_mb`` or :data:`.disk.MAX_ENTRIES` entries (:mod:`.disk`: a polled
 limit, since an unprivileged process cannot put a quota on a host folder).
 Threads: ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` are 1 unless
 ``env`` says otherwise, since the task limit counts threads.
@@ -63,28 +66,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import sandbox_cgroup, sandbox_disk, sandbox_fs
+from . import cgroup as sandbox_cgroup
+from . import disk as sandbox_disk
+from . import fs as sandbox_fs
+from .bwrap import LAUNCH, MARKER, bwrap_options, options_from_file  # noqa: F401
 
 INSTALL = "bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
 _BWRAP_BASE = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"]
 _SANDBOX_UID = "1000"
-_MARKER = ["--setenv", "COURSEKIT_SANDBOX", "1"]  # finds the sandboxes' bwrap processes
 # open files per sandboxed process (RLIMIT_NOFILE). Each descriptor can hold a file deleted
 # while open, which the disk watcher finds by looking at every descriptor of every process
-# (.sandbox_disk.held): the limit bounds that look, and the files held by descriptors in
+# (.disk.held): the limit bounds that look, and the files held by descriptors in
 # flight over a unix socket, which no look sees (the kernel allows RLIMIT_NOFILE of them).
 # An ipykernel that has imported coursekit, numpy, pandas and matplotlib and saved a figure
 # holds 64 (measured).
 OPEN_FILES = 256
-# applies the rlimits, then becomes the command (python -I -S: no site, nothing imported)
-_LAUNCH = (
-    "import os,resource as r,sys\n"
-    "for n,v in zip(('AS','NPROC','FSIZE','CORE','NOFILE'),sys.argv[1:6]):\n"
-    " k,v=getattr(r,'RLIMIT_'+n),int(v)\n"
-    " h=r.getrlimit(k)[1]\n"
-    " if v>=0:r.setrlimit(k,(v if h<0 else min(v,h),)*2)\n"
-    "os.execvp(sys.argv[6],sys.argv[6:])"
-)
 
 
 @dataclass(frozen=True)
@@ -98,7 +94,7 @@ class Limits:
     wall_seconds: float = 60.0  # then everything is killed
     disk_mb: int = (
         sandbox_disk.DEFAULT_MB
-    )  # the writable folder in all (checked while it runs: .sandbox_disk)
+    )  # the writable folder in all (checked while it runs: .disk)
 
     def __post_init__(self) -> None:
         for name in ("memory_mb", "processes", "tmp_mb", "file_mb", "wall_seconds", "disk_mb"):
@@ -190,7 +186,7 @@ def command(
 ) -> tuple[list[str], Callable[[int], list[Path]]]:
     """The sandbox's command line running ``argv`` (the arguments are as for
     :func:`sandbox_command`), and a function giving the cgroup directories it makes when run
-    as a given PID (remove them with :func:`.sandbox_cgroup.remove` once it ended): for a caller
+    as a given PID (remove them with :func:`.cgroup.remove` once it ended): for a caller
     that starts and watches the process itself (the kernel manager, the judge).
     ``process_memory_mb`` puts each process under that ``RLIMIT_AS`` also when a cgroup holds
     the total (a single huge allocation then gets a ``MemoryError`` instead of the cgroup's
@@ -203,13 +199,14 @@ def command(
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise RuntimeError(f"bwrap is not installed: install {INSTALL}")
-    sandbox_cgroup.kill_orphans("\0".join(_MARKER).encode())
+    sandbox_cgroup.kill_orphans("\0".join(MARKER).encode())
     env_binary = shutil.which("env") or "/usr/bin/env"
-    line = [bwrap, *_BWRAP_BASE, "--new-session", "--cap-drop", "ALL"]
+    line = [*_BWRAP_BASE, "--new-session", "--cap-drop", "ALL"]
     line += ["--uid", _SANDBOX_UID, "--gid", _SANDBOX_UID, "--hostname", "sandbox"]
     line += sandbox_fs.mounts(writable, readonly, limits.tmp_mb << 20, hide_coursekit)
-    line += ["--chdir", str(writable), "--clearenv", *_MARKER]
-    for name, value in sandbox_fs.environment(env).items():
+    line += ["--chdir", str(sandbox_fs.WORK)]
+    places = sandbox_fs.places(writable, hide_coursekit)  # host folders at neutral places
+    for name, value in sandbox_fs.environment(env, places).items():
         line += ["--setenv", name, value]
     parent = sandbox_cgroup.cgroup_parent()
     memory = -1 if parent else limits.memory_mb << 20
@@ -218,7 +215,9 @@ def command(
             raise ValueError("process_memory_mb must be positive")
         memory = process_memory_mb << 20 if parent else min(memory, process_memory_mb << 20)
     rlimits = [memory, limits.processes + 1, limits.file_mb << 20, 0, OPEN_FILES]
-    line += ["--", sandbox_fs.PYTHON, "-I", "-S", "-c", _LAUNCH, *map(str, rlimits), *argv]
+    argv = [sandbox_fs.inside(str(argument), places) for argument in argv]
+    launch = [sandbox_fs.interpreter(), "-I", "-S", "-c", LAUNCH, *map(str, rlimits), *argv]
+    line = [*options_from_file(bwrap, line), "--", *launch]
     cgroups = no_cgroups
     if parent is not None:
         line, cgroups = sandbox_cgroup.wrap(
@@ -241,7 +240,8 @@ def sandbox_command(
 ) -> list[str]:
     """The command line running ``argv`` in a sandbox (see the module's docstring).
 
-    ``writable`` is bound read-write at its own path and is the working directory;
+    ``writable`` is bound read-write at ``/home/student`` and is the working directory
+    (arguments and ``env`` values naming it, or the interpreter's folders, are rewritten);
     ``readonly`` paths are bound read-only at their own paths; ``env`` is added to the
     sandbox's small environment. With ``hide_coursekit``, coursekit cannot be imported.
     The command does not stop at ``limits.wall_seconds`` by itself: kill it then (killing

@@ -13,7 +13,7 @@ sandbox's bwrap process (``root``), the files its processes deleted but still ho
 mapped (:func:`held`): such a file has no name left in the folder, yet keeps its blocks until
 its last descriptor closes (a notebook that unlinks each file it writes held 1.2 GB under a
 256 MB limit before they were counted). The sandbox's processes are those of its cgroup
-(:func:`.sandbox_cgroup.members`), else ``root`` and its descendants. Not seen: descriptors
+(:func:`.cgroup.members`), else ``root`` and its descendants. Not seen: descriptors
 in flight over a unix socket (``SCM_RIGHTS``, at most ``RLIMIT_NOFILE`` of them, a limit the
 sandbox keeps low: :data:`.sandbox.OPEN_FILES`) and files registered in an ``io_uring``.
 
@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import sandbox_cgroup
+from . import cgroup as sandbox_cgroup
 
 DEFAULT_MB = 256  # what a writable folder may hold, unless the grader is told otherwise
 MAX_ENTRIES = 10_000  # files and folders in a writable folder
