@@ -82,3 +82,10 @@ def test_a_notebook_without_marks_is_refused_with_the_way_to_mark_it():
         cell.get("metadata", {}).pop("coursekit", None)
     with pytest.raises(ValueError, match="role"):
         variants.personalise(exercise, CHAPTER, "s1001", load_key(CHAPTER), SECRET)
+
+
+def test_a_release_finds_the_set_up_cell_by_its_mark():
+    exercise = nbformat.read(ROOT / "exercises" / f"{CHAPTER}.ipynb", as_version=4)
+    _marked(exercise, "setup")[0].metadata.pop("coursekit")
+    with pytest.raises(ValueError, match="set-up cell"):
+        variants.personalise(exercise, CHAPTER, "s1001", load_key(CHAPTER), SECRET)

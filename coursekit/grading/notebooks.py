@@ -16,7 +16,9 @@ from pathlib import Path
 
 from .sandbox import disk as sandbox_disk
 
-KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+# ipykernel's own kernelspec: JupyterLab writes the running kernel's into a notebook it opens,
+# which would mark a notebook saved with another display name modified
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def _has_widgets(notebook) -> bool:

@@ -194,9 +194,12 @@ def use_variant_check(notebook: Any, chapter: str, questions: list[Any]) -> None
     set-up cell pass the format of every question's answer (``questions``: the variant's)."""
     call = f'start("{chapter}")'
     cells = [c for c in notebook.cells if c.cell_type == "code"]
-    setup = [c for c in cells if call in c.source]
-    if len(setup) != 1:
-        raise ValueError(f"{chapter}: no single set-up cell calling {call}")
+    setup = [c for c in cells if c.get("metadata", {}).get("coursekit", {}).get("role") == "setup"]
+    if len(setup) != 1 or call not in setup[0].source:
+        raise ValueError(
+            f"{chapter}: no single cell marked as the set-up cell (metadata "
+            f'{{"coursekit": {{"role": "setup"}}}}) calling {call}'
+        )
     for cell in cells:
         cell.source = IMPORT.sub(r"from coursekit.grading.variantcheck import \1", cell.source)
     rows = "".join(
