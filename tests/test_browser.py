@@ -312,3 +312,47 @@ def test_no_slide_is_taller_than_a_1280x720_screen(jupyter_server, browser):
     (ARTIFACTS / "slides.json").write_text(json.dumps(report, indent=1))
     too_tall = {name: r["too tall"] for name, r in report.items() if r["too tall"]}
     assert not too_tall, f"slides taller than 720 px (chapter: [(slide, px)]): {too_tall}"
+
+
+def test_no_notebook_opens_marked_modified(jupyter_server, browser):
+    """Each chapter opened in JupyterLab, its kernel started: the document is not dirty (the
+    kernel's kernelspec and language_info, which JupyterLab writes into the notebook's
+    metadata on connection, are those the notebook was saved with)."""
+    base, token, served = jupyter_server
+    find = """(path) => [...window.jupyterapp.shell.widgets('main')]
+        .find(w => w.context && w.context.path === path)"""
+    dirty = {}
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        for original in sorted((served / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+            copy = original.with_name(f"browser-open-{original.name}")
+            shutil.copyfile(original, copy)
+            path = copy.relative_to(served).as_posix()
+            page = context.new_page()
+            page.goto(f"{base}/lab/tree/{path}?token={token}", timeout=90_000)
+            page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+            page.wait_for_function(f"(p) => ({find})(p) !== undefined", arg=path, timeout=90_000)
+            found = page.evaluate(
+                f"""async (path) => {{
+                    const panel = ({find})(path);
+                    await panel.context.ready;
+                    await panel.sessionContext.ready;
+                    const kernel = panel.sessionContext.session.kernel;
+                    await kernel.info;  // what JupyterLab writes into the metadata
+                    await new Promise(r => setTimeout(r, 1000));
+                    const model = panel.context.model;
+                    return {{dirty: model.dirty,
+                             metadata: JSON.stringify(model.sharedModel.getMetadata())}};
+                }}""",
+                path,
+            )
+            if found["dirty"]:
+                saved = json.loads(original.read_text(encoding="utf-8"))["metadata"]
+                now = json.loads(found["metadata"])
+                dirty[original.name] = sorted(
+                    k for k in {*saved, *now} if saved.get(k) != now.get(k)
+                )
+            page.close()
+    finally:
+        context.close()
+    assert dirty == {}, f"opened marked modified (metadata keys that changed): {dirty}"

@@ -241,6 +241,8 @@ SOURCE_COLUMNS = {
     "topics.tsv": ["topic", "title", "description", "narrative"],
     "documents.tsv": ["doc_id", "text"],
     "judgments.tsv": ["topic", "doc_id", "grade", "judged"],
+    "subtopics.tsv": ["topic", "subtopic", "type", "description"],
+    "subtopic_judgments.tsv": ["topic", "subtopic", "doc_id", "judgment"],
 }
 
 

@@ -10,15 +10,23 @@ header row, one file per kind; its README.md describes each column):
 
 * ``topics.tsv``: topics 13-54, ``topic title description narrative``;
 * ``documents.tsv``: documents W064-W250, ``doc_id text``;
-* ``judgments.tsv``: every judgment added to the first version's, ``topic doc_id grade judged``.
+* ``judgments.tsv``: every judgment added to the first version's, ``topic doc_id grade judged``;
+* ``subtopics.tsv``: the subtopics of some topics (chapter 11), ``topic subtopic type
+  description``;
+* ``subtopic_judgments.tsv``: which relevant documents cover which subtopic, ``topic subtopic
+  doc_id judgment``.
 
     .venv/bin/python tools/build_collection.py --base DIR   # rebuild from the first version in DIR
     .venv/bin/python tools/build_collection.py              # the same, on the committed files
     .venv/bin/python tools/build_collection.py --check      # do the files equal the source's build?
     .venv/bin/python tools/build_collection.py --pool       # list pooled pairs still unjudged
 
-Building writes ``documents.trec``, ``topics.trec`` and ``qrels.txt`` and regenerates the five
-runs with :func:`coursekit.course.collection.make_runs`.
+Building writes ``documents.trec``, ``topics.trec`` and ``qrels.txt``, regenerates the five
+runs with :func:`coursekit.course.collection.make_runs`, and writes the subtopic judgments as a
+TREC Web track diversity qrels file, ``qrels.subtopics.txt`` (``topic subtopic doc_id
+judgment``, by :func:`coursekit.trec.write_subtopic_qrels`), with the subtopics' descriptions
+in ``subtopics.tsv``. A document covers a subtopic only if it is relevant (grade >= 1) to the
+topic in ``qrels.txt``, and every subtopic is covered by at least one document.
 
 Judgments, 0-3 for topics 13-54 (0 not relevant, 1 marginally, 2 relevant, 3 highly relevant),
 0-2 for topics 1-12 (the scale of their first judgments: 0 not relevant, 1 partly, 2 relevant).
@@ -37,11 +45,15 @@ import argparse
 import hashlib
 import re
 import sys
+import tempfile
 from pathlib import Path
+
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from coursekit import trec  # noqa: E402
 from coursekit.course import collection  # noqa: E402
 
 HERE = collection.HERE
@@ -61,9 +73,17 @@ COLUMNS = {
     "topics.tsv": ("topic", "title", "description", "narrative"),
     "documents.tsv": ("doc_id", "text"),
     "judgments.tsv": ("topic", "doc_id", "grade", "judged"),
+    "subtopics.tsv": ("topic", "subtopic", "type", "description"),
+    "subtopic_judgments.tsv": ("topic", "subtopic", "doc_id", "judgment"),
 }
 #: the values of judgments.tsv's ``judged`` column
 JUDGED = ("writing", "pool")
+#: the values of subtopics.tsv's ``type`` column: informational or navigational (TREC Web track)
+SUBTOPIC_TYPES = ("inf", "nav")
+#: the values of subtopic_judgments.tsv's ``judgment`` column: 1 covers the subtopic, 0 does not
+SUBTOPIC_JUDGMENTS = ("0", "1")
+#: the built files of the subtopics (chapter 11), beside the collection's
+SUBTOPIC_FILES = ("qrels.subtopics.txt", "subtopics.tsv")
 _DOC_ID = re.compile(r"W\d{3}")
 _NUMBER = re.compile(r"[1-9]\d*")
 
@@ -220,8 +240,9 @@ def assemble(base: Path = HERE, source: Path = SOURCE) -> dict[str, str]:
 
 def build(base: Path, source: Path = SOURCE) -> None:
     files = assemble(base, source)
-    for name, text in files.items():
-        (HERE / name).write_text(text, encoding="utf-8")
+    extra = assemble_subtopics(files, source)
+    for name, text in {**files, **extra}.items():
+        (HERE / name).write_bytes(text.encode("utf-8"))
     collection.make_runs(HERE / "runs")
     counts = (
         len({_block_id(b, "DOCNO") for b in _split(files["documents.trec"], "DOC")}),
@@ -229,14 +250,22 @@ def build(base: Path, source: Path = SOURCE) -> None:
         len(files["qrels.txt"].splitlines()),
     )
     print("{} documents, {} topics, {} judgments".format(*counts))
+    judged = [line.split() for line in extra["qrels.subtopics.txt"].splitlines()]
+    print(
+        f"{len({row[0] for row in judged})} topics with subtopics, "
+        f"{len(extra['subtopics.tsv'].splitlines()) - 1} subtopics, "
+        f"{len(judged)} subtopic judgments"
+    )
 
 
 def check(base: Path, source: Path = SOURCE) -> int:
     """0 when the committed files are what the source builds, else 1 (nothing is written)."""
+    files = assemble(base, source)
+    files.update(assemble_subtopics(files, source))
     stale = [
         name
-        for name, text in assemble(base, source).items()
-        if (HERE / name).read_text(encoding="utf-8") != text
+        for name, text in files.items()
+        if not (HERE / name).is_file() or (HERE / name).read_bytes() != text.encode("utf-8")
     ]
     for name in stale:
         print(f"{name} differs from what {source} builds: run tools/build_collection.py")
@@ -253,6 +282,107 @@ def _check(part: str, blocks: list[str]) -> None:
             f"the {part} kept from the base differ from the collection's first version: "
             "rebuild with --base pointing at a copy of the first version"
         )
+
+
+# --- subtopics (chapter 11: diversity) ------------------------------------------------------
+
+
+def subtopics(source: Path = SOURCE) -> dict[tuple[str, str], tuple[int, str, str]]:
+    """(topic, subtopic) -> (line in subtopics.tsv, type, description), in file order."""
+    path = source / "subtopics.tsv"
+    found: dict[tuple[str, str], tuple[int, str, str]] = {}
+    for number, (topic, subtopic, kind, description) in enumerate(read_table(path), start=2):
+        if not _NUMBER.fullmatch(topic) or not _NUMBER.fullmatch(subtopic):
+            raise ValueError(f"{path}, line {number}: a topic and a subtopic number expected")
+        if kind not in SUBTOPIC_TYPES:
+            raise ValueError(
+                f"{path}, line {number}: type {kind!r} is not {' or '.join(SUBTOPIC_TYPES)}"
+            )
+        if (topic, subtopic) in found:
+            first = found[(topic, subtopic)][0]
+            raise ValueError(
+                f"{path}, line {number}: subtopic {subtopic} of topic {topic} is there twice "
+                f"(line {first})"
+            )
+        found[(topic, subtopic)] = (number, kind, description)
+    return found
+
+
+def subtopic_judgments(
+    qrels: dict[tuple[str, str], int], docs: set[str], source: Path = SOURCE
+) -> list[tuple[str, str, str, int]]:
+    """The rows of subtopic_judgments.tsv, (topic, subtopic, doc, judgment), checked against
+    subtopics.tsv, the documents ``docs`` and the built ``qrels`` ((topic, doc) -> grade): an
+    unknown subtopic or document, a pair judged twice, a covering document that is not relevant
+    in qrels.txt and a subtopic that no document covers are refused with their file and line."""
+    known = subtopics(source)
+    path = source / "subtopic_judgments.tsv"
+    rows: list[tuple[str, str, str, int]] = []
+    lines: dict[tuple[str, str, str], int] = {}
+    for number, (topic, subtopic, doc, judgment) in enumerate(read_table(path), start=2):
+        where = f"{path}, line {number}"
+        if (topic, subtopic) not in known:
+            raise ValueError(f"{where}: topic {topic} has no subtopic {subtopic} in subtopics.tsv")
+        if doc not in docs:
+            raise ValueError(f"{where}: unknown document {doc!r}")
+        if judgment not in SUBTOPIC_JUDGMENTS:
+            raise ValueError(f"{where}: judgment {judgment!r} is not 0 or 1")
+        if (topic, subtopic, doc) in lines:
+            raise ValueError(
+                f"{where}: {doc} is judged twice for subtopic {subtopic} of topic {topic} "
+                f"(line {lines[(topic, subtopic, doc)]})"
+            )
+        lines[(topic, subtopic, doc)] = number
+        if judgment == "1" and qrels.get((topic, doc), 0) < 1:
+            grade = qrels.get((topic, doc))
+            said = "not judged" if grade is None else f"graded {grade}"
+            raise ValueError(
+                f"{where}: {doc} covers subtopic {subtopic} of topic {topic} but is {said} "
+                "for the topic in qrels.txt (a covering document must be relevant, grade >= 1)"
+            )
+        rows.append((topic, subtopic, doc, int(judgment)))
+    covered = {(topic, subtopic) for topic, subtopic, _, judgment in rows if judgment}
+    for key, (number, _, _) in known.items():
+        if key not in covered:
+            raise ValueError(
+                f"{source / 'subtopics.tsv'}, line {number}: no document covers subtopic "
+                f"{key[1]} of topic {key[0]} (judgment 1 in subtopic_judgments.tsv)"
+            )
+    return rows
+
+
+def assemble_subtopics(files: dict[str, str], source: Path = SOURCE) -> dict[str, str]:
+    """The text of ``qrels.subtopics.txt`` (TREC Web track diversity qrels, written by
+    :func:`coursekit.trec.write_subtopic_qrels`) and ``subtopics.tsv`` (the descriptions),
+    from the source and the built ``files`` of :func:`assemble` (their qrels and documents)."""
+    qrels = {}
+    for line in files["qrels.txt"].splitlines():
+        topic, _, doc, grade = line.split()
+        qrels[(topic, doc)] = int(grade)
+    docs = {_block_id(b, "DOCNO") for b in _split(files["documents.trec"], "DOC")}
+    topic_ids = {_block_id(b, "num") for b in _split(files["topics.trec"], "top")}
+    known = subtopics(source)
+    for (topic, _), (number, _, _) in known.items():
+        if topic not in topic_ids:
+            raise ValueError(f"{source / 'subtopics.tsv'}, line {number}: unknown topic {topic}")
+    rows = sorted(
+        subtopic_judgments(qrels, docs, source),
+        key=lambda r: (int(r[0]), int(r[1]), r[2]),
+    )
+    frame = {
+        "query_id": [r[0] for r in rows],
+        "subtopic_id": [r[1] for r in rows],
+        "doc_id": [r[2] for r in rows],
+        "relevance": [r[3] for r in rows],
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        written = Path(folder) / "qrels.subtopics.txt"
+        trec.write_subtopic_qrels(pd.DataFrame(frame), written)
+        text = written.read_bytes().decode("utf-8")
+    header = "\t".join(COLUMNS["subtopics.tsv"]) + "\n"
+    ordered = sorted(known.items(), key=lambda kv: (int(kv[0][0]), int(kv[0][1])))
+    table = "".join(f"{t}\t{s}\t{kind}\t{desc}\n" for (t, s), (_, kind, desc) in ordered)
+    return {"qrels.subtopics.txt": text, "subtopics.tsv": header + table}
 
 
 # --- the pool --------------------------------------------------------------------------------

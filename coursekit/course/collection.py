@@ -3,7 +3,10 @@
 Files live in ``coursekit/data/collection/``: ``documents.trec`` (``<DOC><DOCNO>..</DOCNO>
 <TEXT>..</TEXT></DOC>``), ``topics.trec`` (``<top><num>..<title>..<desc>..</top>``, topics
 13 on with a ``<narr>`` that is not read here), ``qrels.txt`` (TREC qrels, grades 0-3; topics
-1-12 use 0-2) and ``runs/*.run`` (TREC runs made by :func:`make_runs`). See the README there.
+1-12 use 0-2), ``runs/*.run`` (TREC runs made by :func:`make_runs`) and, for chapter 11
+(diversity), ``qrels.subtopics.txt`` (TREC Web track diversity qrels, ``topic subtopic doc_id
+judgment``: which relevant documents cover which subtopic of 22 of the topics) with
+``subtopics.tsv`` (each subtopic's type and description). See the README there.
 """
 
 from __future__ import annotations
@@ -77,6 +80,25 @@ def read_topics(path: Path | str = HERE / "topics.trec") -> pd.DataFrame:
     )
 
 
+def read_subtopics(path: Path | str = HERE / "subtopics.tsv") -> pd.DataFrame:
+    """The subtopics of the topics that have some, as a DataFrame with columns ``query_id``,
+    ``subtopic_id``, ``type`` (``inf`` informational or ``nav`` navigational, as in the TREC
+    Web track) and ``description`` (a tab-separated file with a header row, ids as text)."""
+    lines = _read(path).split("\n")
+    header = lines[0].split("\t")
+    if header != ["topic", "subtopic", "type", "description"]:
+        raise ValueError(f"{path}, line 1: the header row must be topic subtopic type description")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != 4:
+            raise ValueError(f"{path}, line {number}: {len(fields)} fields, not 4")
+        rows.append(fields)
+    return pd.DataFrame(rows, columns=["query_id", "subtopic_id", "type", "description"])
+
+
 def make_run(
     documents: pd.DataFrame, topics: pd.DataFrame, system: str, depth: int = 100
 ) -> pd.DataFrame:
@@ -140,7 +162,10 @@ def load_collection() -> SimpleNamespace:
     """The course's own test collection (documents, topics, qrels, runs; CC BY 4.0).
 
     Returns a namespace with DataFrames ``documents``, ``topics``, ``qrels`` and a dict
-    ``runs`` (system name -> run DataFrame).
+    ``runs`` (system name -> run DataFrame), and for chapter 11 the DataFrames
+    ``subtopic_qrels`` (query_id, subtopic_id, doc_id, relevance: the subtopic judgments, as
+    :func:`coursekit.read_subtopic_qrels` reads them, for :func:`coursekit.evaluate_diversity`)
+    and ``subtopics`` (query_id, subtopic_id, type, description; :func:`read_subtopics`).
     """
     runs = {p.stem: trec.read_run(p) for p in sorted((HERE / "runs").glob("*.run"))}
     return SimpleNamespace(
@@ -148,4 +173,6 @@ def load_collection() -> SimpleNamespace:
         topics=read_topics(),
         qrels=trec.read_qrels(HERE / "qrels.txt"),
         runs=runs,
+        subtopic_qrels=trec.read_subtopic_qrels(HERE / "qrels.subtopics.txt"),
+        subtopics=read_subtopics(),
     )
