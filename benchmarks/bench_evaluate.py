@@ -32,6 +32,10 @@ Cases:
       pytrec_eval's whole evaluation.
   --scale: 10,000 queries from files, each tool in its own process: seconds and peak RSS.
 
+``--baseline DIR`` also times DIR/coursekit (a copy from before a change), in turn with the two,
+as a "before" column; ``--without PATH`` switches a fast path of this coursekit off (nested,
+hashed, addressing, hash-tables): with ``--baseline .`` the two columns show what it gains.
+
 ``--clock cpu`` times this process's CPU time instead of wall-clock time: on a machine shared
 with other work it varies less from run to run (but counts pyarrow's reading threads in full).
 """
@@ -183,8 +187,26 @@ def categorical(frame: pd.DataFrame) -> pd.DataFrame:
 _PRECISION = {"score_precision": "float64"}  # (float32 only to check agreement: see below)
 
 
+KIT = [ck]  #: the coursekit timed: this one, or the ``--baseline`` one while it is timed
+
+
 def coursekit_mean_ap(run, qrels) -> float:
-    return float(ck.evaluate(run, qrels, MEASURES, **_PRECISION).mean["AP"])
+    return float(KIT[0].evaluate(run, qrels, MEASURES, **_PRECISION).mean["AP"])
+
+
+def load_baseline(folder: str) -> object:
+    """Another copy of coursekit (``folder/coursekit``, e.g. extracted with ``git archive``),
+    imported beside this one as ``coursekit_baseline`` (its relative imports follow it)."""
+    import importlib.util
+
+    package = Path(folder) / "coursekit"
+    spec = importlib.util.spec_from_file_location(
+        "coursekit_baseline", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["coursekit_baseline"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def pytrec_eval_mean_ap(run_dict, qrels_dict) -> float:
@@ -199,7 +221,7 @@ def pytrec_eval_from_files(run_path: Path, qrels_path: Path) -> float:
 
 
 def coursekit_from_files(run_path: Path, qrels_path: Path) -> float:
-    return coursekit_mean_ap(ck.read_run(run_path), ck.read_qrels(qrels_path))
+    return coursekit_mean_ap(KIT[0].read_run(run_path), KIT[0].read_qrels(qrels_path))
 
 
 def read_nested(nested: dict[str, dict]) -> object:
@@ -245,6 +267,47 @@ def median_times(
             tool()
             times[name].append(clock() - start)
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def _without_matcher(name: str) -> None:
+    from coursekit.evaluation import matchers
+
+    matchers.FAST = tuple(n for n in matchers.FAST if n != name)
+
+
+def _without_addressing() -> None:
+    from coursekit.engine import matching
+
+    matching.addressable = lambda *sizes: False  # the reference look-up, get_indexer, instead
+
+
+def _without_hash_tables() -> None:
+    from coursekit.engine import matching
+    from coursekit.evaluation import pairs
+
+    matching.use_hash_tables = pairs.use_hash_tables = lambda n_keys: False
+
+
+#: The fast paths ``--without`` switches off, each justified by the gain it shows here.
+WITHOUT = {
+    "nested": lambda: _without_matcher("nested_rankings"),
+    "hashed": lambda: _without_matcher("hashed_rankings"),
+    "addressing": _without_addressing,
+    "hash-tables": _without_hash_tables,
+}
+
+
+def _with_kit(tool: Callable[[], float], kit: object) -> Callable[[], float]:
+    """``tool``, a coursekit case, calling ``kit`` (another copy of coursekit) instead."""
+
+    def call() -> float:
+        KIT[0] = kit
+        try:
+            return tool()
+        finally:
+            KIT[0] = ck
+
+    return call
 
 
 # --- scale: 10,000 queries x 1,000 documents, each tool in its own process ----------------------
@@ -350,6 +413,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--scale-queries", type=int, default=10_000, help="with --scale (10000)")
     parser.add_argument("--scale-dir", help="with --scale: write the files here, or reuse them")
+    parser.add_argument(
+        "--baseline",
+        help="also time another coursekit, DIR/coursekit (before a change), as a third tool",
+    )
+    parser.add_argument(
+        "--without",
+        action="append",
+        choices=sorted(WITHOUT),
+        default=[],
+        help="time coursekit with a fast path switched off (with --baseline .: each path's gain)",
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -360,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     if min(args.queries, args.docs, args.repeats) < 1 or min(args.judged, args.unretrieved) < 0:
         parser.error("--queries, --docs, --repeats must be >= 1; --judged, --unretrieved >= 0")
 
+    for path in args.without:
+        WITHOUT[path]()
     started = time.perf_counter()
     print(
         f"coursekit {ck.__version__}, pytrec_eval-terrier "
@@ -450,6 +526,10 @@ def main(argv: list[str] | None = None) -> int:
             },
         }
 
+        if args.baseline:  # the same inputs, the other coursekit: "before" beside "coursekit"
+            baseline = load_baseline(args.baseline)
+            for tools in cases.values():
+                tools["before"] = _with_kit(tools["coursekit"], baseline)
         print("checking that both tools compute the same thing:")
         for case, tools in cases.items():
             check_same_mean_ap(case, tools)
@@ -458,19 +538,25 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for case, tools in cases.items():
             medians = median_times(tools, args.repeats, CLOCKS[args.clock])
-            rows.append((case, medians["coursekit"], medians["pytrec_eval"]))
+            rows.append((case, medians["coursekit"], medians["pytrec_eval"], medians.get("before")))
             print(f"  {case}: done", flush=True)
 
-    width = max(len(case) for case, _, _ in rows)
+    width = max(len(case) for case, *_ in rows)
     header = f"{'case':<{width}}  {'coursekit s':>11}  {'pytrec_eval s':>13}  {'ratio':>6}"
+    if args.baseline:
+        header += f"  {'before':>6}"
     print()
     print(header)
     print("-" * len(header))
-    for case, ours, theirs in rows:
+    for case, ours, theirs, before in rows:
         ratio = ours / theirs
         mark = "" if ratio <= TARGET_RATIO else "  (above target)"
-        print(f"{case:<{width}}  {ours:>11.3f}  {theirs:>13.3f}  {ratio:>5.2f}x{mark}")
+        then = f"  {before / theirs:>5.2f}x" if before is not None else ""
+        print(f"{case:<{width}}  {ours:>11.3f}  {theirs:>13.3f}  {ratio:>5.2f}x{then}{mark}")
     print(f"\nratio = coursekit / pytrec_eval; target <= {TARGET_RATIO:.1f}x")
+    if args.baseline:
+        print(f"before = the coursekit of {args.baseline} / pytrec_eval, timed in turn with both")
+    print(f"load average: {os.getloadavg()[0]:.2f} at the end")
     reading = {
         "read": lambda: (read_nested(run_dict), read_nested(qrels_dict)),
         "pytrec_eval": lambda: pytrec_eval_mean_ap(run_dict, qrels_dict),

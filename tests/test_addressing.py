@@ -1,4 +1,4 @@
-"""(query, doc) pairs found by direct addressing (:mod:`coursekit.trec.addressing`) are those a
+"""(query, doc) pairs found by direct addressing (:mod:`coursekit.engine.addressing`) are those a
 Python dict finds."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from coursekit.trec import addressing
+from coursekit.engine import addressing
 
 
 @pytest.fixture(params=[1 << 20, 64], ids=["one block", "a block per query"])

@@ -1,11 +1,11 @@
-"""Rows ordered by counting (:mod:`coursekit.trec.counting`) are in numpy's stable order."""
+"""Rows ordered by counting (:mod:`coursekit.engine.counting`) are in numpy's stable order."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from coursekit.trec import counting
+from coursekit.engine import counting
 
 
 @pytest.fixture(params=["counting", "numpy"])

@@ -11,9 +11,8 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
-from coursekit.evaluation.fastcodes import packed_codes
-from coursekit.trec import counting
-from coursekit.trec.order import _by_query_then_score, string_ranks, trec_order
+from coursekit.engine import counting, packed_codes
+from coursekit.engine.order import _by_query_then_score, string_ranks, trec_order
 
 TRICKY = [
     "d1",

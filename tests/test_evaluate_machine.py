@@ -1,6 +1,7 @@
-"""Where numpy's sort is slow (AMD Zen 4), equal keys are found with hash tables instead
-(:mod:`coursekit.trec.machine`): each place that chooses gives, either way, what a Python dict
-or a loop written here gives."""
+"""Hash table or sort (:func:`coursekit.engine.use_hash_tables`, a rule on the number of keys
+since 2026-11-27, no longer a timing of the machine), and the pairs of codes matched by direct
+addressing (:func:`coursekit.engine.match_pairs`): each place that chooses gives, either way,
+what a Python dict, a loop written here or the reference look-up gives."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 from pairs_support import ranked_run_and_qrels, shuffled
 
 import coursekit as ck
-from coursekit.evaluation import fastcodes, pairs
-from coursekit.trec import columns, counting, machine
+from coursekit.engine import counting, matching
+from coursekit.evaluation import pairs
 
 
 def always(monkeypatch, module, hashing: bool) -> None:
@@ -19,57 +20,47 @@ def always(monkeypatch, module, hashing: bool) -> None:
     monkeypatch.setattr(module, "use_hash_tables", lambda n_keys: hashing)
 
 
-def test_hash_tables_only_for_mid_sized_arrays_where_the_sort_is_slow(monkeypatch):
-    monkeypatch.setattr(machine, "hashing_beats_sorting", lambda: True)
-    sizes = [1000, machine.LARGE, machine.LIMIT, machine.LIMIT + 1, 10**7]
-    assert [machine.use_hash_tables(n) for n in sizes] == [False, True, True, False, False]
-    monkeypatch.setattr(machine, "hashing_beats_sorting", lambda: False)
-    assert not any(machine.use_hash_tables(n) for n in sizes)
+def test_hash_tables_for_mid_sized_arrays_only_whatever_the_machine():
+    sizes = [1000, 2**18 - 1, 2**18, 10**6, 2**20, 2**20 + 1, 10**7]
+    assert [matching.use_hash_tables(n) for n in sizes] == [
+        False, False, True, True, True, False, False
+    ]  # fmt: skip
+    assert not hasattr(matching, "hashing_beats_sorting")  # (no timing of the machine)
 
 
-def test_the_machine_is_measured_once_a_process():
-    machine.hashing_beats_sorting.cache_clear()
-    first = machine.hashing_beats_sorting()
-    assert isinstance(first, bool)
-    assert machine.hashing_beats_sorting() is first
-    assert machine.hashing_beats_sorting.cache_info().hits >= 1
-
-
-@pytest.mark.parametrize("way", ["addressing", "counting", "sort", "hash tables"])
-def test_match_pairs_every_way_equals_a_dict_look_up(way, monkeypatch):
-    if way != "addressing":
-        monkeypatch.setattr(fastcodes, "addressable", lambda *sizes: False)
-    if way == "counting":
-        monkeypatch.setattr(counting, "MIN_ROWS", 1)
-    elif way != "addressing":
-        monkeypatch.setattr(fastcodes, "order_by", lambda keys: None)
-        always(monkeypatch, fastcodes, way == "hash tables")
+@pytest.mark.parametrize("fits", [True, False])
+def test_match_pairs_equals_a_dict_look_up_and_the_reference(fits, monkeypatch):
+    if not fits:
+        monkeypatch.setattr(matching, "addressable", lambda *sizes: False)
     rng = np.random.default_rng(5)
     n_docs = 100
     qrels_key = rng.choice(5000, size=800, replace=False)
     run_key = rng.choice(5000, size=3000, replace=False)
 
-    def pairs(keys):
+    def pairs_of(keys):
         return keys // n_docs, keys % n_docs
 
     position = {k: i for i, k in enumerate(qrels_key.tolist())}
-    found, run_repeated, qrels_repeated = fastcodes.match_pairs(
-        pairs(run_key), pairs(qrels_key), n_docs
-    )
-    assert found.tolist() == [position.get(k, -1) for k in run_key.tolist()]
+    expected = [position.get(k, -1) for k in run_key.tolist()]
+    reference = matching.reference_match(pairs_of(run_key), pairs_of(qrels_key), n_docs)
+    assert reference.tolist() == expected
+    matched = matching.match_pairs(pairs_of(run_key), pairs_of(qrels_key), n_docs)
+    if not fits:
+        assert matched is None  # the caller takes the reference
+        return
+    found, run_repeated, qrels_repeated = matched
+    assert found.tolist() == expected
     assert not run_repeated and not qrels_repeated
-    assert fastcodes.match_pairs(pairs(np.r_[run_key, run_key[:1]]), pairs(qrels_key), n_docs)[1]
-    twice = fastcodes.match_pairs(pairs(run_key), pairs(np.r_[qrels_key, qrels_key[-1:]]), n_docs)
-    assert twice is None if way == "hash tables" else twice[2]  # None: the caller's own way
+    twice = pairs_of(np.r_[run_key, run_key[:1]])
+    assert matching.match_pairs(twice, pairs_of(qrels_key), n_docs)[1]
+    twice = pairs_of(np.r_[qrels_key, qrels_key[-1:]])
+    assert matching.match_pairs(pairs_of(run_key), twice, n_docs)[2]
 
 
-@pytest.mark.parametrize("hashing", [False, True])
-def test_match_pairs_widens_32_bit_codes_before_pairing_them(hashing, monkeypatch):
+def test_reference_match_widens_32_bit_codes_before_pairing_them():
     """Codes come as 32-bit integers (arrow's); a pair, ``query * n_docs + doc``, may need
     more bits: computed in 32 bits, (2024, 5) and (1000, 5) would wrap to one key with
     2**22 docs (2024 - 1000 = 1024 = 2**32 / 2**22)."""
-    monkeypatch.setattr(fastcodes, "order_by", lambda keys: None)
-    always(monkeypatch, fastcodes, hashing)
     n_docs = 2**22  # (too many for direct addressing)
 
     def codes(*pairs):
@@ -78,19 +69,13 @@ def test_match_pairs_widens_32_bit_codes_before_pairing_them(hashing, monkeypatc
 
     run = codes((2024, 5), (1000, 7), (3, 5))
     qrels = codes((1000, 5), (3, 5), (1000, 7))
-    found, run_repeated, qrels_repeated = fastcodes.match_pairs(run, qrels, n_docs)
-    assert found.tolist() == [-1, 2, 1]  # (2024, 5) is not judged; the others are
-    assert not run_repeated and not qrels_repeated
-
-
-def test_match_pairs_gives_up_when_the_codes_do_not_fit_an_integer():
-    one = (np.array([2**40]), np.array([0]))
-    assert fastcodes.match_pairs(one, one, 2**30) is None  # the caller's own way
+    assert matching.match_pairs(run, qrels, n_docs) is None
+    assert matching.reference_match(run, qrels, n_docs).tolist() == [-1, 2, 1]
 
 
 @pytest.mark.parametrize("hashing", [False, True])
 def test_first_repeated_either_way_equals_a_loop(hashing, monkeypatch):
-    always(monkeypatch, columns, hashing)
+    always(monkeypatch, matching, hashing)
     rng = np.random.default_rng(6)
     for keys in (rng.choice(10_000, 500, replace=False), rng.integers(0, 2000, 500)):
         seen, expected = set(), None
@@ -99,7 +84,7 @@ def test_first_repeated_either_way_equals_a_loop(hashing, monkeypatch):
                 expected = i
                 break
             seen.add(k)
-        assert columns.first_repeated(keys) == expected
+        assert matching.first_repeated(keys) == expected
 
 
 @pytest.mark.parametrize("hashing", [False, True])
@@ -124,7 +109,7 @@ def test_evaluate_either_way_gives_the_readable_paths_numbers(hashing, monkeypat
 
 @pytest.mark.parametrize("hashing", [False, True])
 def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
-    for module in (pairs, fastcodes, columns):
+    for module in (pairs, matching):
         always(monkeypatch, module, hashing)
     run, qrels = ranked_run_and_qrels(3)
     twice = pd.concat([run, run.iloc[[5]]], ignore_index=True)
@@ -143,7 +128,7 @@ def test_a_repeated_pair_is_refused_either_way(hashing, monkeypatch):
 @pytest.mark.parametrize("rows", ["in any order", "by query", "in blocks of a query"])
 def test_first_repeated_pair_every_way_equals_a_loop(way, rows, monkeypatch):
     if way != "addressing":
-        monkeypatch.setattr(columns, "addressable", lambda *sizes: False)
+        monkeypatch.setattr(matching, "addressable", lambda *sizes: False)
     monkeypatch.setattr(counting, "MIN_ROWS", 1 if way == "counting" else 10**9)
     rng = np.random.default_rng(7)
     for n_pairs in (10_000, 600):  # all distinct (almost surely not with 600), then repeats
@@ -163,4 +148,4 @@ def test_first_repeated_pair_every_way_equals_a_loop(way, rows, monkeypatch):
                 break
             seen.add(pair)
         assert (expected is None) == (n_pairs == 10_000)
-        assert columns.first_repeated_pair(query, doc, 500) == expected
+        assert matching.first_repeated_pair(query, doc, 500) == expected

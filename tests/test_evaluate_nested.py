@@ -13,11 +13,18 @@ from pairs_support import expected_grades, ranked_run_and_qrels
 
 import coursekit as ck
 from coursekit.evaluation import nested
-from coursekit.evaluation.encode import halves
+from coursekit.evaluation.encode import Task, evaluated_queries, halves
 
 encode_module = importlib.import_module("coursekit.evaluation.encode")
-evaluate_module = importlib.import_module("coursekit.evaluation.evaluate")
+evaluate_module = importlib.import_module("coursekit.evaluation.matchers")
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "R@20"]
+
+
+def matched(match, run_half, qrels_half, missing_as_zero=False, precision="float64"):
+    """``match(run, qrels, task)`` (a matcher) and the evaluated queries, or None."""
+    queries = evaluated_queries(run_half.queries, qrels_half.queries, missing_as_zero)
+    ranked = match(run_half, qrels_half, Task(queries, missing_as_zero, precision, False))
+    return None if ranked is None else (ranked, queries)
 
 
 @pytest.mark.parametrize("missing_as_zero", [False, True])
@@ -36,7 +43,9 @@ def test_grades_and_ranks_of_nested_dicts_come_from_the_dicts(
         if shuffle:
             run = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
         run_dict, qrels_dict = ck.run_to_dict(run), ck.qrels_to_dict(qrels)
-        result = nested.nested_rankings(*halves(run_dict, qrels_dict), missing_as_zero, "float64")
+        result = matched(
+            nested.nested_rankings, *halves(run_dict, qrels_dict), missing_as_zero, "float64"
+        )
         assert result is not None
         rankings, queries = result
         by_hand = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
@@ -69,7 +78,7 @@ def test_grades_and_ranks_of_nested_dicts_come_from_the_dicts(
     ],
 )
 def test_dicts_the_nested_path_cannot_take_are_handed_over(run, qrels, ap):
-    assert nested.nested_rankings(*halves(run, qrels), False, "float64") is None
+    assert matched(nested.nested_rankings, *halves(run, qrels), False) is None
     assert float(ck.evaluate(run, qrels, ["AP"]).mean["AP"]) == ap  # by hand
 
 
@@ -77,8 +86,8 @@ def test_the_nested_path_ranks_float32_ties_as_pytrec_eval():
     """Scores equal as 32-bit floats tie with ``score_precision="float32"``: handed over, and
     the tie broken by doc id descending ("b" before "a")."""
     run, qrels = {"q": {"a": 1.0, "b": 1.0 + 1e-12}}, {"q": {"a": 1}}
-    assert nested.nested_rankings(*halves(run, qrels), False, "float32") is None
-    assert nested.nested_rankings(*halves(run, qrels), False, "float64") is not None
+    assert matched(nested.nested_rankings, *halves(run, qrels), False, "float32") is None
+    assert matched(nested.nested_rankings, *halves(run, qrels), False) is not None
     assert float(ck.evaluate(run, qrels, ["AP"], score_precision="float32").mean["AP"]) == 0.5
     assert float(ck.evaluate(run, qrels, ["AP"]).mean["AP"]) == 0.5  # "b" scores higher
 

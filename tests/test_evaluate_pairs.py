@@ -13,9 +13,16 @@ from pairs_support import by_hand, expected_grades, ranked_run_and_qrels, shuffl
 
 import coursekit as ck
 from coursekit.evaluation import pairs
-from coursekit.evaluation.encode import halves
+from coursekit.evaluation.encode import Task, evaluated_queries, halves
 
-evaluate_module = importlib.import_module("coursekit.evaluation.evaluate")  # not the function
+evaluate_module = importlib.import_module("coursekit.evaluation.matchers")  # not the function
+
+
+def matched(match, run_half, qrels_half, missing_as_zero=False, precision="float64"):
+    """``match(run, qrels, task)`` (a matcher) and the evaluated queries, or None."""
+    queries = evaluated_queries(run_half.queries, qrels_half.queries, missing_as_zero)
+    ranked = match(run_half, qrels_half, Task(queries, missing_as_zero, precision, False))
+    return None if ranked is None else (ranked, queries)
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +63,9 @@ def test_hashed_look_up_finds_every_grade_even_when_pairs_share_hashes(
             qrels = qrels.astype({"query_id": "category", "doc_id": "category"})
         for missing_as_zero in (False, True):
             run_half, qrels_half = halves(run, qrels)
-            result = pairs.hashed_rankings(run_half, qrels_half, missing_as_zero, "float64")
+            result = matched(
+                pairs.hashed_rankings, run_half, qrels_half, missing_as_zero, "float64"
+            )
             if result is None:
                 assert hash_bits < 62  # only short hashes make rows share one
                 continue
@@ -142,7 +151,7 @@ def test_a_run_without_ties_is_ranked_and_looked_up_by_hash(form, rows_given, mo
         rows = shuffled(run, seed) if rows_given == "shuffled" else run
         given = rows if form == "frame" else _dicts_as_listed(rows)
         qrels_given = qrels if form == "frame" else ck.qrels_to_dict(qrels)
-        result = pairs.hashed_rankings(*halves(given, qrels_given), False, "float64")
+        result = matched(pairs.hashed_rankings, *halves(given, qrels_given), False)
         assert result is not None
         rankings, queries = result
         # shuffled rows come query by query in code order; ranked rows stay as they are
@@ -185,10 +194,12 @@ def test_doc_ids_given_as_few_categories_are_numbered_not_hashed(monkeypatch):
     def categorical(frame):
         return frame.astype({"query_id": "category", "doc_id": "category"})
 
-    assert pairs.hashed_rankings(*halves(shuffled(run, 3), qrels), False, "float64") is not None
+    assert matched(pairs.hashed_rankings, *halves(shuffled(run, 3), qrels), False) is not None
     monkeypatch.setattr(pairs, "FEW_DOC_IDS", run["doc_id"].nunique())
     assert (
-        pairs.hashed_rankings(*halves(categorical(run), categorical(qrels)), False, "float64")
+        matched(
+            pairs.hashed_rankings, *halves(categorical(run), categorical(qrels)), False, "float64"
+        )
         is None
     )
     measures = ["AP", "nDCG@10", "P@5"]

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
-from coursekit.trec.codes import string_codes
-from coursekit.trec.order import string_ranks
+from coursekit.engine.codes import string_codes
+from coursekit.engine.order import string_ranks
 
 LONG = "x" * 40  # over 32 bytes: not packed, the strings are hashed instead
 COLLIDING = ["abcdefg", "abcdefg\x07", "abc", "abc\x00\x00\x00\x00\x03", "", "z"]

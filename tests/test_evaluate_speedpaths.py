@@ -12,11 +12,11 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
-from coursekit.evaluation.fastcodes import packed_codes
+from coursekit.engine import codes as codes_module
+from coursekit.engine import order as order_module
+from coursekit.engine import packed_codes
+from coursekit.engine.order import string_ranks, trec_order, untied_order
 from coursekit.registry import PARAM_KINDS, parse_measure
-from coursekit.trec import codes as codes_module
-from coursekit.trec import order as order_module
-from coursekit.trec.order import string_ranks, trec_order, untied_order
 
 
 def factorized(ids: list[str]) -> tuple[list[int], list[str]]:

@@ -12,15 +12,17 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "coursekit"
 
 #: Each part of the package and the parts it may import (besides itself).
+BELOW = {"validation", "measures", "engine", "trec", "registry"}
 LAYERS = {
     "validation": set(),
     "measures": {"validation"},
-    "trec": {"validation"},
+    "engine": set(),  #: numpy, pandas, pyarrow only: under both trec and evaluation
+    "trec": {"engine", "validation"},
     "registry": {"measures", "validation"},
-    "evaluation": {"measures", "trec", "registry", "validation"},
-    "course": {"measures", "trec", "registry", "evaluation", "validation"},
-    "views": {"measures", "trec", "registry", "evaluation", "course", "validation"},
-    "grading": {"measures", "trec", "registry", "evaluation", "course", "views", "validation"},
+    "evaluation": {"measures", "engine", "trec", "registry", "validation"},
+    "course": BELOW | {"evaluation"},
+    "views": BELOW | {"evaluation", "course"},
+    "grading": BELOW | {"evaluation", "course", "views"},
 }
 #: Entry points kept at their first address (they only re-export, see their docstrings).
 FACADES = {"coursekit", "coursekit.exercises", "coursekit.grade"}
@@ -68,6 +70,32 @@ def imports_of(name: str) -> list[tuple[str, list[str], int]]:
 def part_of(name: str) -> str | None:
     parts = name.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_evaluation_uses_trec_through_its_public_api_only():
+    """``evaluation/`` imports ``coursekit.trec`` itself, never one of its modules."""
+    wrong = [
+        f"{MODULES[name].name}:{line} imports {target}"
+        for name in MODULES
+        if part_of(name) == "evaluation"
+        for target, _, line in imports_of(name)
+        if target.startswith("coursekit.trec.")
+    ]
+    assert wrong == [], wrong
+
+
+def test_the_engine_imports_neither_trec_nor_evaluation():
+    """The engine (ids as integers, order, counting, addressing, matching) sits below the
+    readers and ``evaluate``: it imports no other part of the package."""
+    engine = [name for name in MODULES if part_of(name) == "engine"]
+    assert "coursekit.engine.matching" in engine
+    wrong = [
+        f"{MODULES[name].name}:{line} imports {target}"
+        for name in engine
+        for target, _, line in imports_of(name)
+        if part_of(target) not in (None, "engine") or target == "coursekit"
+    ]
+    assert wrong == [], wrong
 
 
 def test_every_module_belongs_to_a_layer_or_is_a_facade():

@@ -32,8 +32,7 @@ import pandas as pd
 from ..measures import diversity, intent_aware
 from ..measures.diversity import check_alpha, judged_subtopics
 from ..registry import MAX_CUTOFF, Measure, parse_measure
-from ..trec import as_run_frame, sort_run
-from ..trec.subtopics import subtopic_qrels_to_dict
+from ..trec import as_run_frame, sort_run, subtopic_qrels_to_dict
 from ..validation import check_bool
 from .encode import evaluated_queries
 from .evaluate import Evaluation, measure_list

@@ -4,7 +4,7 @@ A run or qrels given as a DataFrame (ids as strings, categoricals or pyarrow str
 dict or a file is first read and checked by :func:`halves` into a :class:`Half`: query codes,
 doc ids as pyarrow strings, one score or grade per row (what :mod:`.pairs` needs). For the
 numbered path, :func:`sides` numbers the doc ids of the run and the qrels together, in one pass
-(:mod:`.ids`, :func:`coursekit.trec.codes.string_codes`), into a :class:`Side`; :func:`encode`
+(:mod:`.ids`, :func:`coursekit.engine.string_codes`), into a :class:`Side`; :func:`encode`
 then restricts both sides to the evaluated queries (sorted), with one doc code per distinct
 doc id of run and qrels together.
 """
@@ -22,15 +22,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec import read_qrels, read_run
-from ..trec.codes import string_codes
-from ..trec.columns import (
+from ..engine import first_repeated_pair, string_codes
+from ..trec import (
     check_columns,
     check_grades,
     column_numbers,
-    first_repeated_pair,
     id_text,
     not_text,
+    read_qrels,
+    read_run,
 )
 from ..validation import fits_a_float
 from .fastcodes import numbers_array, strings_array
@@ -66,6 +66,16 @@ class Encoded:
     docs: pd.Index  #: every doc id of run and qrels; doc codes index it
     run_complete: bool = True  #: every row of the run is kept (all its queries are evaluated)
     run_distinct: bool = False  #: the run's pairs cannot repeat (a nested dict's keys)
+
+
+@dataclass(frozen=True)
+class Task:
+    """What :func:`coursekit.evaluate` asks of every matcher (:mod:`.matchers`)."""
+
+    queries: list[str]  #: the evaluated queries, sorted (:func:`evaluated_queries`)
+    missing_as_zero: bool
+    score_precision: str  #: "float64" or "float32"
+    with_docs: bool  #: some measure needs each row's doc code (Bpref, infAP)
 
 
 @dataclass(frozen=True)
@@ -336,7 +346,7 @@ def _all_str(rankings: Iterable[Mapping]) -> bool:
 
 def _nested_strings(nested: Mapping) -> tuple[Any, bool]:
     """The doc ids of a nested dict as one pyarrow array, and whether they were all ``str``
-    (else each id is read as text, :func:`coursekit.trec.columns.id_text`: 7 and "7" become one
+    (else each id is read as text, :func:`coursekit.trec.id_text`: 7 and "7" become one
     id)."""
     doc_ids = list(chain.from_iterable(nested.values()))
     strings = strings_array(doc_ids)  # (a string array only when every id is a str)

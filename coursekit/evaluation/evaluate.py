@@ -13,17 +13,13 @@ Conventions follow trec_eval, the field's reference implementation:
   that differ only beyond float32's 7 significant digits then tie, and tie by doc id.
 
 Whatever the input (DataFrames with string, categorical or pyarrow ids, nested dicts, files),
-it is first turned into integer codes (:mod:`.encode`). A run in which no two scores of a
-query tie is ranked on its query codes and scores alone (unless already in trec_eval's order),
-and each retrieved document's grade looked up in the qrels' dict of its query when both are
-nested dicts (:mod:`.nested`), else, when the run has many distinct doc ids, found by hashing
-its (query, doc id) pair, every match checked on the ids (:mod:`.pairs`); otherwise (few doc
-ids, ties to break by doc id, or a measure that needs doc ids: Bpref, infAP), the doc ids of
-run and qrels are numbered together, each hashed once, and the run ranked on integers. Two
-paths then compute the same numbers: the vectorised one calls each measure's vectorised form for all
-queries at once (:class:`coursekit.registry.Rankings`); the readable one (``fast=False``,
-which also takes the numbered path, and for measures without a vectorised form) calls the
-per-query functions of :mod:`coursekit.measures` query by query. They are tested equal.
+it is first read and checked (:mod:`.encode`); then a matcher (:mod:`.matchers`) ranks each
+query's rows and finds each retrieved document's grade: the first fast one that applies (nested
+dicts, hashed pairs, numbered codes), or, with ``fast=False``, the plain reference they are
+tested against. Two paths then compute the same numbers: the vectorised one calls each
+measure's vectorised form for all queries at once (:class:`coursekit.registry.Rankings`); the
+readable one (``fast=False``, and for measures without a vectorised form) calls the per-query
+functions of :mod:`coursekit.measures` query by query. They are tested equal.
 """
 
 from __future__ import annotations
@@ -37,12 +33,9 @@ import pandas as pd
 
 from ..measures.graded import VARIANTS
 from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure
-from ..trec.order import in_trec_order, string_ranks, trec_order_and_queries
 from ..validation import check_bool, check_choice
-from .encode import Encoded, check_run_pairs, encode, halves, sides
-from .fastcodes import match_pairs
-from .nested import nested_rankings
-from .pairs import at_precision, hashed_rankings
+from .encode import Task, evaluated_queries, halves
+from .matchers import rankings as ranked_by_a_matcher
 
 __all__ = ["Evaluation", "evaluate", "SCORE_PRECISIONS"]
 
@@ -148,23 +141,9 @@ def evaluate(
     parsed = measure_list(measures)
     run_half, qrels_half = halves(run, qrels)
     with_docs = any(m.family in DOC_FAMILIES for m in parsed)
-    ranked = None
-    if fast and not with_docs:
-        # no tie to break by doc id: the judgments looked up in nested dicts themselves, or
-        # the run's pairs looked up in the qrels by hash
-        ranked = nested_rankings(run_half, qrels_half, missing_as_zero, score_precision)
-        if ranked is None:
-            ranked = hashed_rankings(run_half, qrels_half, missing_as_zero, score_precision)
-    if ranked is None:
-        # doc codes shared by run and qrels; the run's duplicates are checked with the
-        # judgments' look-up
-        run_codes, qrels_codes = sides(run_half, qrels_half)
-        encoded = encode(run_codes, qrels_codes, missing_as_zero)
-        rankings, repeated = _rank(encoded, score_precision, with_docs)
-        check_run_pairs(run_codes, repeated, encoded.run_complete)
-        queries = encoded.queries
-    else:
-        rankings, queries = ranked
+    queries = evaluated_queries(run_half.queries, qrels_half.queries, missing_as_zero)
+    task = Task(queries, missing_as_zero, score_precision, with_docs)
+    rankings = ranked_by_a_matcher(run_half, qrels_half, task, fast)  # (:mod:`.matchers`)
     # ERR's maximum grade G: the highest grade of the qrels given (at least 1), as trec_eval-style
     # tools take the collection's maximum grade
     max_grade = max(1.0, float(qrels_half.value.max()))
@@ -188,41 +167,6 @@ def evaluate(
     )
     wide = pd.DataFrame({name: values[name] for name in names})
     return Evaluation(per_query=tidy, mean=wide.mean(axis=0))
-
-
-def _rank(encoded: Encoded, score_precision: str, with_docs: bool) -> tuple[Rankings, bool | None]:
-    """Every query's ranking in trec_eval's order, with the grade of each retrieved document
-    (and its doc code, ``with_docs``), and whether some (query, doc) pair of the run is
-    repeated (None: not looked at)."""
-    scores = at_precision(encoded.scores, score_precision)
-    query, doc = encoded.run_query, encoded.run_doc
-    if not in_trec_order(query, scores):  # else the rows stay as they are
-        order, query = trec_order_and_queries(
-            query, scores, lambda: string_ranks(encoded.docs), doc
-        )
-        doc = doc[order]
-    # the grade of each retrieved document (in rank order): 0 when unjudged
-    qrels_pairs = (encoded.qrels_query, encoded.qrels_doc)
-    # (the qrels were checked for repeated pairs by :func:`sides`: not looked at again; nor
-    # are the run's pairs when they cannot repeat, a nested dict's keys)
-    matched = match_pairs((query, doc), qrels_pairs, len(encoded.docs), True, encoded.run_distinct)
-    repeated = None
-    if matched is not None:
-        found, repeated = matched[0], matched[1]
-    else:
-        width = max(len(encoded.docs), 1)
-        qrels_key = encoded.qrels_query.astype(np.int64) * width + encoded.qrels_doc
-        found = pd.Index(qrels_key).get_indexer(query.astype(np.int64) * width + doc)
-    grade = np.append(encoded.grades, 0.0)[found]  # found -1 (unjudged): the 0 appended
-    return Rankings(
-        query=query,
-        grade=grade,
-        n_queries=len(encoded.queries),
-        judged_query=encoded.qrels_query,
-        judged_grade=encoded.grades,
-        doc=doc if with_docs else None,
-        judged_doc=encoded.qrels_doc if with_docs else None,
-    ), repeated
 
 
 def _query_by_query(

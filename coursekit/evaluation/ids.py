@@ -1,6 +1,6 @@
 """Id columns as integer codes, for :mod:`.encode`: query ids hashed once a block of equal
 neighbours (in any order: by pandas' hash table of strings), doc ids turned into pyarrow
-strings that :func:`coursekit.trec.codes.string_codes` numbers together for the run and the
+strings that :func:`coursekit.engine.string_codes` numbers together for the run and the
 qrels.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..trec.codes import string_codes
-from ..trec.columns import ids_as_text, not_text, object_addresses
+from ..engine import object_addresses, string_codes
+from ..trec import ids_as_text, not_text
 
 
 def query_codes(

@@ -8,12 +8,12 @@ two scores of a query tie (so that no tie is broken by doc id) and no measure ne
 numbering is not needed: the rows are ranked on their query codes and scores alone
 (:func:`ranked_run`), and each row's (query, doc id) pair is hashed to a 64-bit integer. With
 few doc ids (:func:`few_doc_ids`) the run is numbered all the same: its pairs of codes are
-then looked up by direct addressing, :mod:`coursekit.trec.addressing`, up to an eighth faster
+then looked up by direct addressing, :mod:`coursekit.engine.addressing`, up to an eighth faster
 than hashing every row; and so is a run of more than a million rows, whatever its doc ids.
 Equal pairs have equal hashes; the hashes of run and qrels are then matched either by one sort
 of ``hash, side, row`` packed in one integer (a judged retrieved document comes right after
-its judgment), or, where numpy's sort is slow (:mod:`coursekit.trec.machine`), with two hash
-tables (pandas'), which also say whether a hash is repeated within a side.
+its judgment), or, for a mid-sized run (:func:`coursekit.engine.use_hash_tables`), with two
+hash tables (pandas'), which also say whether a hash is repeated within a side.
 
 The hash can be shared by different pairs. Nothing is taken on trust: every match is checked on
 the ids themselves (query, the id's bytes and length); two rows of one side that share a hash
@@ -30,11 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..engine import id_words, in_trec_order, untied_order, use_hash_tables
 from ..registry import Rankings
-from ..trec.codes import id_words
-from ..trec.machine import use_hash_tables
-from ..trec.order import in_trec_order, untied_order
-from .encode import Half, evaluated_queries
+from .encode import Half, Task
 
 __all__ = ["hashed_rankings", "ranked_run", "RankedRun", "at_precision"]
 
@@ -50,18 +48,22 @@ def at_precision(scores: np.ndarray, score_precision: str) -> np.ndarray:
     return scores
 
 
-def hashed_rankings(
-    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
-) -> tuple[Rankings, list[str]] | None:
-    """Every evaluated query's ranking with the grade of each retrieved document, and the
-    evaluated queries; None when this path does not apply (two scores of a query tie, an id
-    is longer than 32 bytes, or two rows of one side share a hash), or when the numbered path
-    is faster: when the run's doc ids are few (:func:`few_doc_ids`), numbering them is cheap;
-    when it has more than :data:`HASHED_ROWS` rows, hashing and matching every row costs more
-    than numbering (10 million rows, a million doc ids: 3.3 s against 1.1 s)."""
-    if run.value.size > HASHED_ROWS or few_doc_ids(run):
+def hashed_rankings(run: Half, qrels: Half, task: Task) -> Rankings | None:
+    """Every evaluated query's ranking with the grade of each retrieved document (a matcher:
+    :mod:`.matchers`); None when this path does not apply (a measure needs doc codes, two
+    scores of a query tie, an id is longer than 32 bytes, or two rows of one side share a
+    hash), or when the numbered path is faster: when the run's doc ids are few
+    (:func:`few_doc_ids`), numbering them is cheap; when it has more than
+    :data:`HASHED_ROWS` rows, hashing and matching every row costs more than numbering (10
+    million rows, a million doc ids: 3.3 s against 1.1 s).
+
+    Wins (``bench_evaluate.py --pool 1000000``, 2026-11-27, against the numbered matcher):
+    (a) categorical ids 0.39x pytrec_eval against 0.70x, (a) pandas' ``str`` ids 0.43x
+    against 0.71x; its look-up by hash tables rather than one sort (a million run rows:
+    :func:`coursekit.engine.use_hash_tables`), 0.39x against 0.49x there."""
+    if task.with_docs or run.value.size > HASHED_ROWS or few_doc_ids(run):
         return None
-    ranked = ranked_run(run, qrels, missing_as_zero, score_precision)
+    ranked = ranked_run(run, qrels, task)
     if ranked is None:
         return None
     ids = _Ids.of(run, qrels, ranked.run_query, ranked.qrels_query, len(ranked.queries))
@@ -129,7 +131,7 @@ class RankedRun:
     order: np.ndarray | None  #: the kept rows in rank order (None: as given)
     qrels_query: np.ndarray  #: each qrels row's code, -1 when its query is not evaluated
 
-    def rankings(self, grade: np.ndarray, qrels: Half) -> tuple[Rankings, list[str]]:
+    def rankings(self, grade: np.ndarray, qrels: Half) -> Rankings:
         """The rankings, given the grade of each run row (as given; 0 when unjudged)."""
         query = self.query
         if self.keep is not None:
@@ -145,27 +147,24 @@ class RankedRun:
             n_queries=len(self.queries),
             judged_query=self.qrels_query if judged else self.qrels_query[qrels_keep],
             judged_grade=qrels.value if judged else qrels.value[qrels_keep],
-        ), self.queries
+        )
 
 
-def ranked_run(
-    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
-) -> RankedRun | None:
+def ranked_run(run: Half, qrels: Half, task: Task) -> RankedRun | None:
     """The evaluated rows of the run ranked (unless already in trec_eval's order); None when
-    two scores of a query tie (their order needs the doc ids). Computed once for a run and
-    qrels (:mod:`.nested`'s path and this one both ask)."""
-    known = run.__dict__.get("_ranked")  # (qrels, options, ranked)
-    if known is not None and known[0] is qrels and known[1] == (missing_as_zero, score_precision):
+    two scores of a query tie (their order needs the doc ids). Computed once for a run, qrels
+    and task (:mod:`.nested`'s path and this one both ask)."""
+    known = run.__dict__.get("_ranked")  # (qrels, task, ranked)
+    if known is not None and known[0] is qrels and known[1] == task:
         return known[2]
-    ranked = _ranked_run(run, qrels, missing_as_zero, score_precision)
-    run.__dict__["_ranked"] = (qrels, (missing_as_zero, score_precision), ranked)
+    ranked = _ranked_run(run, qrels, task.queries, task.score_precision)
+    run.__dict__["_ranked"] = (qrels, task, ranked)
     return ranked
 
 
 def _ranked_run(
-    run: Half, qrels: Half, missing_as_zero: bool, score_precision: str
+    run: Half, qrels: Half, queries: list[str], score_precision: str
 ) -> RankedRun | None:
-    queries = evaluated_queries(run.queries, qrels.queries, missing_as_zero)
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
     run_query = run_positions[run.query] if run.query.size else run.query
@@ -242,7 +241,7 @@ def _or_own(evaluated: np.ndarray, own: np.ndarray) -> np.ndarray:
 def _look_up(ids: _Ids) -> tuple[np.ndarray, np.ndarray] | None:
     """The judged run rows and, for each, the qrels row of the same pair; None when some pair is
     repeated within a side (or, rarely, the hashes cannot tell pairs apart). By hash tables
-    where numpy's sort is slow (:mod:`coursekit.trec.machine`), else by one sort."""
+    for mid-sized sides (:func:`coursekit.engine.use_hash_tables`), else by one sort."""
     if use_hash_tables(ids.tags[1].size):
         return _look_up_hashed(ids)
     return _look_up_sorted(ids)

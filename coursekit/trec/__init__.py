@@ -16,12 +16,26 @@ In memory both are pandas DataFrames (columns ``query_id, doc_id, relevance`` an
 A **diversity qrels** file (TREC Web track) judges each document per subtopic,
 ``topic subtopic doc_id grade`` (:mod:`.subtopics`).
 
-Every problem in a file is reported with the file name and line number.
+Every problem in a file is reported with the file name and line number. The checks of ids,
+columns and grades that ``evaluate`` applies to DataFrames and dicts are public here too
+(:func:`check_columns`, :func:`check_grades`, :func:`column_numbers`, :func:`id_text`, …); the
+integer work under the readers (codes, order, duplicates) is :mod:`coursekit.engine`'s.
 """
 
 from __future__ import annotations
 
-from .columns import MAX_GRADE, QRELS_COLUMNS, RUN_COLUMNS, first_repeated
+from ..engine import first_repeated
+from .columns import (
+    MAX_GRADE,
+    QRELS_COLUMNS,
+    RUN_COLUMNS,
+    check_columns,
+    check_grades,
+    column_numbers,
+    id_text,
+    ids_as_text,
+    not_text,
+)
 from .frames import as_qrels_frame, as_run_frame, check_no_duplicates, sort_run
 from .read import read_qrels, read_run
 from .subtopics import (
@@ -41,8 +55,14 @@ __all__ = [
     "as_qrels_frame",
     "as_run_frame",
     "as_subtopic_qrels_frame",
+    "check_columns",
+    "check_grades",
     "check_no_duplicates",
+    "column_numbers",
     "first_repeated",
+    "id_text",
+    "ids_as_text",
+    "not_text",
     "qrels_to_dict",
     "read_qrels",
     "read_run",

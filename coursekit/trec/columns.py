@@ -10,10 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine import first_repeated_pair, object_addresses
 from ..validation import fits_a_float
-from .addressing import addressable, repeated_by_address
-from .counting import countable, order_by, stable_order
-from .machine import use_hash_tables
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "rank", "score", "run"]
@@ -36,57 +34,6 @@ def first_duplicate(frame: pd.DataFrame) -> int | None:
             codes.append((found, len(uniques)))
     (q_codes, _), (d_codes, n_docs) = codes
     return first_repeated_pair(q_codes, d_codes, n_docs)
-
-
-def first_repeated_pair(query: np.ndarray, doc: np.ndarray, n_docs: int) -> int | None:
-    """Row of the first (query, doc) pair of codes seen before, or None; every doc code is
-    below ``n_docs`` (-1 for a missing id). Whether there is one is found by direct
-    addressing (:mod:`.addressing`) when that applies; the row, with the rows ordered on both
-    codes by counting (:mod:`.counting`), or as :func:`first_repeated` of one key.
-
-    When each query's rows are together (as in a run or qrels file), ordering on the doc code
-    alone is enough: a doc's rows then keep their order, and those of one query are
-    neighbours, since no row of another query lies between them.
-    """
-    n_docs = max(n_docs, 1)
-    order = None
-    if query.size and min(query.min(), doc.min()) >= 0:  # (-1: a missing id, not counted)
-        n_queries = int(query.max()) + 1
-        if addressable(query.size, n_queries, n_docs) and not repeated_by_address(
-            query, doc, n_queries, n_docs
-        ):
-            return None  # (when some pair is repeated, the rows below find the first)
-        if countable(query.size, n_docs) and _grouped(query, n_queries):
-            order = stable_order(doc, n_docs)
-        else:
-            order = order_by([(query, n_queries), (doc, n_docs)])
-    if order is None:
-        return first_repeated(query.astype(np.int64) * n_docs + doc)
-    q, d = query[order], doc[order]
-    repeated = np.flatnonzero((q[1:] == q[:-1]) & (d[1:] == d[:-1]))
-    # equal pairs keep their rows' order: the one after each equal neighbour was seen before
-    return int(order[repeated + 1].min()) if repeated.size else None
-
-
-def _grouped(query: np.ndarray, n_queries: int) -> bool:
-    """Whether each query's rows are together (one block of neighbours a query)."""
-    blocks = 1 + int(np.count_nonzero(query[1:] != query[:-1]))
-    return blocks == int(np.count_nonzero(np.bincount(query, minlength=n_queries)))
-
-
-def first_repeated(keys: np.ndarray) -> int | None:
-    """Row of the first value of ``keys`` seen before, or None; when there is none, one sort,
-    or, where numpy's sort is slow (:mod:`.machine`), one hash table."""
-    if use_hash_tables(keys.size):
-        if pd.Index(keys, copy=False).is_unique:
-            return None
-    else:
-        ordered = np.sort(keys)
-        if not np.any(ordered[1:] == ordered[:-1]):
-            return None
-    order = np.argsort(keys, kind="stable")
-    repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-    return int(order[1:][repeated].min())
 
 
 def as_str(column: pd.Series) -> np.ndarray:
@@ -202,13 +149,6 @@ def integral_grades(frame: pd.DataFrame) -> pd.DataFrame:
 
 # Python's and numpy's booleans: two objects each
 _BOOLS = (True, False, np.True_, np.False_)
-
-
-def object_addresses(values: np.ndarray) -> np.ndarray:
-    """The address of each object of an object array, as integers: two rows with one address
-    hold the same object (read while ``values`` lives: the view keeps it alive)."""
-    values = np.ascontiguousarray(values)
-    return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)
 
 
 def bool_rows(values: pd.Series | np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine import string_ranks, trec_order
 from ..validation import fits_a_float
 from .columns import (
     QRELS_COLUMNS,
@@ -25,7 +26,6 @@ from .columns import (
     integral_grades,
     not_text,
 )
-from .order import string_ranks, trec_order
 from .read import read_qrels, read_run
 
 

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 import numpy as np
 import pandas as pd
 
-from .codes import string_codes
+from ..engine import string_codes
 from .columns import MAX_GRADE, NUMBER, PathLike, atol_digits, first_duplicate
 
 _BLOCK = 1 << 25  # bytes read at a time: memory stays bounded for runs of any size

@@ -8,10 +8,13 @@
   equals, word by word and in length, the first row of its code); when it is not, or an id is
   longer than 32 bytes, the caller hashes the strings instead.
 * :func:`id_words`: each id's bytes as those words and its length, for a caller that compares
-  ids without numbering them (:mod:`coursekit.evaluation.pairs`).
+  ids without numbering them (the hashed pairs of ``evaluate``).
 * :func:`string_codes`: codes and distinct ids of pyarrow string arrays (several arrays share
   one numbering), packed when they pack, each block of equal neighbours hashed once when ids
   come in blocks (a run's query ids), else hashed as strings.
+* :func:`byte_order`: the order of ids as ``strcmp`` orders them, from the same words.
+* :func:`object_addresses`: where each object of an object array lies in memory (rows that
+  share a Python string are converted once).
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["packed_codes", "string_codes", "id_words", "first_rows"]
+__all__ = [
+    "byte_order",
+    "first_rows",
+    "id_words",
+    "object_addresses",
+    "packed_codes",
+    "string_codes",
+]
 
 _MAX_WIDTH = 32
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplication by it is a bijection mod 2**64
@@ -274,7 +284,7 @@ def _radix_order(keys: list[np.ndarray]) -> np.ndarray:
     significant), by 16-bit digits, least significant first: numpy's stable sort of 16-bit
     integers is a radix sort, so each digit costs one linear pass, and a digit that is the
     same on every row (an id's common prefix) costs none. Against an argsort of the ids' words
-    (AVX-512 sorts are slow on AMD's Zen 4: :mod:`.machine`), a fifth less time for a hundred
+    (AVX-512 sorts are slow on AMD's Zen 4: :mod:`.matching`), a fifth less time for a hundred
     thousand ids of 8 bytes, half for a million.
 
     >>> _radix_order([np.array([1, 0, 0]), np.array([2**40, 7, 2**40], dtype=np.uint64)]).tolist()
@@ -289,3 +299,10 @@ def _radix_order(keys: list[np.ndarray]) -> np.ndarray:
                 continue
             order = order[np.argsort(digit[order], kind="stable")]
     return order
+
+
+def object_addresses(values: np.ndarray) -> np.ndarray:
+    """The address of each object of an object array, as integers: two rows with one address
+    hold the same object (read while ``values`` lives: the view keeps it alive)."""
+    values = np.ascontiguousarray(values)
+    return np.frombuffer(memoryview(values).cast("B"), dtype=np.intp)

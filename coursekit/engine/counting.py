@@ -7,7 +7,7 @@ order the rows come. Several keys (most significant first) are ordered one count
 from the least significant (a least-significant-digit radix sort: each pass keeps the order of
 the previous one among equal keys). For a million rows and a hundred thousand possible keys, a
 pass takes 4-5 ms, where numpy's sort of the same keys packed in 64-bit integers takes 15 ms on
-processors with a fast AVX-512 sort and 50-70 ms on the others (:mod:`.machine`).
+processors with a fast AVX-512 sort and 50-70 ms on the others (AMD's Zen 4).
 
 The counting pass is pandas' (``groupsort_indexer``, which its ``groupby`` uses); when pandas
 does not offer it, numpy's stable sort gives the same order, more slowly.
