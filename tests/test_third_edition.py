@@ -142,6 +142,7 @@ def _two_way_by_least_squares(values: np.ndarray) -> tuple[float, float, int]:
 
 
 def test_anova_and_tukey_p_values(ap):
+    # the chapter runs statsmodels' AnovaRM; here F is two least-squares fits and p scipy's F
     systems = sorted(ap)
     values = np.column_stack([ap[s] for s in systems])
     n_q, k = values.shape
@@ -153,9 +154,42 @@ def test_anova_and_tukey_p_values(ap):
     p_two_way = stats.f.sf(f, k - 1, df_error)
     printed = _number(r"two-way ANOVA, systems: F =\s+\S+, p = (\S+)", out)
     assert math.isclose(printed, float(f"{p_two_way:.2e}"), rel_tol=1e-9)
+    # AnovaRM's table: F, its degrees of freedom and p, at pandas' 4 digits
+    row = re.search(r"^system\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", out, re.M)
+    assert row, out
+    assert float(row[1]) == round(f, 4)
+    assert (float(row[2]), float(row[3])) == (k - 1, df_error)
+    assert math.isclose(float(row[4]), float(f"{p_two_way:.4e}"), rel_tol=1e-9)
 
+    # one-way: statsmodels' pairwise_tukeyhsd, as the chapter prints it, against scipy's
     hsd = stats.tukey_hsd(*[ap[s] for s in systems])
+    ci = hsd.confidence_interval(confidence_level=0.95)
+    out = _output("08", "third-08-tukey-one-way")
+    seen = set()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) != 7 or fields[0] not in systems:
+            continue
+        i, j = systems.index(fields[0]), systems.index(fields[1])
+        meandiff, p, low, high = map(float, fields[2:6])
+        # statsmodels prints group2 - group1: scipy's statistic[j, i], rounded to 4 digits
+        for shown, exact in zip(
+            (meandiff, p, low, high),
+            (hsd.statistic[j, i], hsd.pvalue[j, i], ci.low[j, i], ci.high[j, i]),
+            strict=True,
+        ):
+            assert abs(shown - exact) <= 5e-5 + 1e-12, (fields, exact)
+        assert fields[6] == str(bool(hsd.pvalue[j, i] < 0.05))
+        seen.add((i, j))
+    assert seen == set(combinations(range(k), 2))
+
+    # two-way: Tukey's formula with the residual of the least-squares fits above
     se = math.sqrt(ms_error / n_q)
+    q = stats.studentized_range.ppf(0.95, k, df_error)
+    out = _output("08", "third-08-tukey-error")
+    assert _number(r"MS_E = (\S+) with", out) == round(ms_error, 5)
+    assert f"with {df_error} degrees of freedom" in out
+    assert _number(r"half-width q \* sqrt\(MS_E / n_Q\) = (\S+)", out) == round(q * se, 4)
     two_way_p = {
         (i, j): stats.studentized_range.sf(
             abs(values[:, i].mean() - values[:, j].mean()) / se, k, df_error
@@ -167,6 +201,9 @@ def test_anova_and_tukey_p_values(ap):
     out = _output("08", "third-08-tukey")
     assert f"one-way: {one_way_below} of 10 pairs with p below 0.05" in out
     assert f"two-way: {two_way_below} of 10 pairs with p below 0.05" in out
+    # the table's rows are "second − first": the sign of scipy's statistic[j, i]
+    for i, j in combinations(range(k), 2):
+        assert f"{systems[j]} − {systems[i]}" in out
     # the topics out of the error: bm25_stem separates from bm25 only in the two-way analysis
     i, j = systems.index("bm25"), systems.index("bm25_stem")
     assert hsd.pvalue[i, j] > 0.05 > two_way_p[i, j]

@@ -292,7 +292,8 @@ def labelled_scatter(
         texts.append(ax.annotate(name, (px, py), fontsize="small", xytext=xytext, **kind))
     ax.margins(x=0.12, y=0.12)
     _finish(ax, title, xlabel, ylabel, xlim=None, ylim=None, legend_loc="lower right")
-    spread_labels(ax, texts)  # names of close points, one above the other
+    # names of close points clear of each other and of the points, placed when drawn
+    spread_labels(ax, texts, np.column_stack([xs, ys]))
     return ax
 
 

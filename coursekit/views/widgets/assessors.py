@@ -175,7 +175,9 @@ class AssessorAgreement(Widget):
                     value=bool(v),
                     description=doc,
                     tooltip=f"assessor {a + 1}: is {doc} relevant?",
-                    layout=w.Layout(width="4.2em"),
+                    # as wide as its document id: a fixed width cut ids such as "W020" to
+                    # "W0…" (the button's padding takes 1.5em of it)
+                    layout=w.Layout(width="auto", min_width="3em"),
                 )
                 for doc, v in zip(self.items, self.judgments[a], strict=True)
             ]

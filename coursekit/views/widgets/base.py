@@ -219,11 +219,11 @@ class Widget:
         self._canvas: BlitCanvas | None = None
         self._canvases: dict[Any, BlitCanvas] = {}  # other keys' canvases, oldest first
 
-    def _render(self, draw, key: Any = None, data=None, frame=None) -> None:
+    def _render(self, draw, key: Any = None, data=None, frame=None, changing=None) -> None:
         """Draw with ``draw(ax)`` and put the PNG into the Image widget; ``key`` names what
         fixes the frame (title, limits, legend), drawn once per key, and ``data`` gives the new
         data of the artists directly; ``frame(ax)`` changes an axes already drawn to the frame
-        of a new key (see :class:`BlitCanvas`)."""
+        of a new key, ``changing(ax)`` the artists ``frame`` changes (see :class:`BlitCanvas`)."""
         if frame is not None:  # one canvas, which keeps a frame bitmap per key
             self._canvas = self._canvas or BlitCanvas()
         elif self._canvas is None or self._canvas.key != key:
@@ -237,18 +237,43 @@ class Widget:
                 self._canvases.pop(next(iter(self._canvases)))
         if self.image is None:
             self.image = image_widget()
-        self.image.value = self._canvas.png(key, draw, data, frame)
+        self.image.value = self._canvas.png(key, draw, data, frame, changing)
 
-    def _render_clear(self, draw, key: tuple, lines: list, first: str = "lower left") -> None:
+    def _render_clear(
+        self,
+        draw,
+        key: tuple,
+        lines: list,
+        first: str = "lower left",
+        frame=None,
+        changing=None,
+    ) -> None:
         """:meth:`_render` with the legend where it covers no point of ``lines`` (the data of
         the axes' artists, as ``data`` gives them): ``draw(ax, place)`` draws with the legend
-        at ``place``, found on the frame drawn last, and measured again on a new frame."""
+        at ``place``, found on the frame drawn last, and measured again on a new frame. With
+        ``frame(ax)`` (see :meth:`_render`), a new key reuses the axes drawn: the legend is
+        moved to its place there (``changing``: as :meth:`_render` takes it)."""
         points = np.concatenate([np.column_stack(line) for line in lines if line is not None])
         place = free_legend_place(self._canvas, points, first)
+        moving = None
+        if frame is not None:
+
+            def moving(ax, at):
+                frame(ax)
+                legend = ax.get_legend()
+                if legend is not None:
+                    legend.set_loc(at)
+
         for _ in range(2):  # (a first drawing measures the legend, a second may move it)
             drawn_before = self._canvas
-            self._render(lambda ax, at=place: draw(ax, at), key=(*key, place), data=lambda: lines)
-            if self._canvas is drawn_before:  # its legend was measured already
+            self._render(
+                lambda ax, at=place: draw(ax, at),
+                key=(*key, place),
+                data=lambda: lines,
+                frame=None if moving is None else (lambda ax, at=place: moving(ax, at)),
+                changing=changing,
+            )
+            if self._canvas is drawn_before and frame is None:  # measured already
                 return
             moved = free_legend_place(self._canvas, points, place)
             if moved == place:

@@ -92,13 +92,18 @@ class BlitCanvas:
     ``draw`` runs on a scratch axes that is never rendered, and only its data lines are copied
     over the kept frame: the same picture, at a fraction of the cost of drawing text and ticks.
     Faster still, ``data`` (a function) gives the new data of each kept artist directly, in the
-    order of the axes' lines then patches: an ``(x, y)`` pair for a line, a dict of setters
-    (``{"height": h, "facecolor": c}``) for a bar, ``None`` to keep the artist as it is.
+    order of the axes' lines, then patches, then texts: an ``(x, y)`` pair for a line, a dict of
+    setters (``{"height": h, "facecolor": c}``) for a bar, ``{"text": "..."}`` for a text,
+    ``None`` to keep the artist as it is. The axes' texts (``ax.text``, not the titles and tick
+    labels) are data too: a label that changes with a control need not redraw the frame.
 
     With ``data``, a ``frame`` function (given the axes: it sets what the key names, e.g. the
     title and the y limits) lets a new key reuse the artists already built: ``frame(ax)``
     changes them, the figure is drawn once more without its data, and that bitmap is kept for
     the key (the last ``KEPT_FRAMES``), so that going back to the key redraws the data only.
+    ``changing(ax)``, when given with ``frame``, lists the artists ``frame`` changes (e.g. the
+    y axis, the spines above it and the titles): a new key then draws only those, over a
+    bitmap of the rest drawn once (a costly x axis of many labels is not drawn again).
     """
 
     def __init__(self) -> None:
@@ -112,8 +117,9 @@ class BlitCanvas:
         self.legend_box: tuple[float, float, float, float] | None = None
         self.frames: dict[Any, tuple] = {}  # key -> (background, legend box), oldest first
         self.lines: list = []
+        self.base = None  # the frame without the artists a frame changes (see ``changing``)
 
-    def png(self, key: Any, draw, data=None, frame=None) -> bytes:
+    def png(self, key: Any, draw, data=None, frame=None, changing=None) -> bytes:
         fresh_data = None
         same_frame = key == self.key
         if data is not None and self.background is not None and (same_frame or frame):
@@ -129,27 +135,30 @@ class BlitCanvas:
                     artist.set_data(*new)
             if not same_frame:
                 frame(self.ax)
-                self._keep_frame(key)
+                self._keep_frame(key, changing)
         elif not same_frame or self.background is None:
             self.ax.clear()
             draw(self.ax)
-            self.lines = list(self.ax.lines) + list(self.ax.patches)  # lines and bars
+            self.lines = self._data_artists(self.ax)  # lines, bars and texts
             for line in self.lines:
                 line.set_animated(True)  # left out of the frame
             if self.ax.get_legend() is not None:
                 self.ax.get_legend().get_frame().set_alpha(1.0)
             self.frames.clear()  # drawn with other artists
-            self._keep_frame(key)
+            self.base = None
+            self._keep_frame(key, changing)
         else:
             self.scratch.clear()
             draw(self.scratch)
-            fresh = list(self.scratch.lines) + list(self.scratch.patches)
+            fresh = self._data_artists(self.scratch)
             if [type(a) for a in fresh] != [type(a) for a in self.lines]:
                 self.key = None  # another shape of drawing: redraw it all
                 return self.png(key, draw)
             for artist, new in zip(self.lines, fresh, strict=True):
                 if hasattr(new, "get_data"):  # a line
                     artist.set_data(*new.get_data())
+                elif hasattr(new, "get_text"):  # a text
+                    artist.set_text(new.get_text())
                 else:  # a bar (Rectangle)
                     artist.set_bounds(*new.get_bbox().bounds)
                     artist.set_facecolor(new.get_facecolor())
@@ -172,13 +181,25 @@ class BlitCanvas:
             self.canvas.restore_region(self.background, bbox=self.legend_box, xy=(0, 0))
         return plots.rgba_png(np.asarray(self.canvas.buffer_rgba()))
 
-    def _keep_frame(self, key: Any) -> None:
+    @staticmethod
+    def _data_artists(ax) -> list:
+        """What is drawn over the kept frame: the axes' lines, bars and texts."""
+        return [*ax.lines, *ax.patches, *ax.texts]
+
+    def _keep_frame(self, key: Any, changing=None) -> None:
         """Make the frame of ``key`` the background: the bitmap kept for it, or a new drawing
         of the figure without its data (animated) artists, then kept."""
         if key in self.frames:
             self.background, self.legend_box = self.frames.pop(key)
         else:
-            self.canvas.draw()
+            if changing is None or self.base is None:
+                self.canvas.draw()
+                # The titles now stand where matplotlib puts them (above any tick label at
+                # the top): keep them there. Otherwise every later drawing of a frame measures
+                # the tight box of each axis again to place them, a third of a frame's cost.
+                self.ax._autotitlepos = False
+            if changing is not None:  # (the first time, the base is drawn too)
+                self._draw_changing(changing(self.ax))
             self.background = self.canvas.copy_from_bbox(self.figure.bbox)
             self.legend_box = None
             legend = self.ax.get_legend()
@@ -192,6 +213,24 @@ class BlitCanvas:
         while len(self.frames) > KEPT_FRAMES:
             self.frames.pop(next(iter(self.frames)))
         self.key = key
+
+    def _draw_changing(self, artists: list) -> None:
+        """Draw ``artists`` over the base, the figure without them (drawn and kept the first
+        time), in the order given, which is the order of a full drawing (by zorder): the
+        picture is that of :meth:`canvas.draw`, at the cost of these artists alone."""
+        if self.base is None:
+            shown = [artist.get_visible() for artist in artists]
+            for artist in artists:
+                artist.set_visible(False)
+            self.canvas.draw()
+            self.base = self.canvas.copy_from_bbox(self.figure.bbox)
+            for artist, visible in zip(artists, shown, strict=True):
+                artist.set_visible(visible)
+        else:
+            self.canvas.restore_region(self.base)
+        renderer = self.canvas.get_renderer()
+        for artist in artists:
+            artist.draw(renderer)
 
     def _draw_bars(self, bars: list) -> None:
         from matplotlib.collections import PolyCollection

@@ -132,7 +132,10 @@ class GradedJudgments(Widget):
         )
 
     def _state(self) -> dict:
-        return {"gains": self.gains, "ideal": self.ideal, "variant": self.variant.value}
+        # the judged grades as they are now: the ranked documents' chosen grades and the
+        # unretrieved ones (the constructor's ``ideal`` would bring back a grade since changed)
+        judged = None if self.ideal is None else [*self.gains, *self.unretrieved]
+        return {"gains": self.gains, "ideal": judged, "variant": self.variant.value}
 
     @property
     def gains(self) -> list[int]:
@@ -181,7 +184,24 @@ class GradedJudgments(Widget):
             ax.set_xlim(0.5, len(gains) + 0.5)
             ax.set_ylim(0, top)
 
+        def frame(ax):  # what a formula changes but the curves: the title and the y limit
+            ax.set_title(f"DCG: {VARIANT_LABELS.get(variant, variant)}")
+            ax.set_ylim(0, top)
+
         ranks = np.arange(1, len(gains) + 1)
         lines = [(ranks, curves["DCG"]), (ranks, curves["ideal DCG"])]
-        # the legend where it covers no point of the curves (all 0s lie along the bottom)
-        self._render_clear(draw, key=(variant, top, len(gains)), lines=lines, first="lower right")
+        # the legend where it covers no point of the curves (all 0s lie along the bottom); a
+        # new formula reuses the axes drawn (its first use draws the frame, not the figure)
+        self._render_clear(
+            draw,
+            key=(variant, top, len(gains)),
+            lines=lines,
+            first="lower right",
+            frame=frame,
+            changing=lambda ax: [
+                ax.yaxis,
+                *ax.spines.values(),
+                ax.title,  # (zorder 3, then the legend, 5: the order of a full drawing)
+                ax.get_legend(),
+            ],
+        )

@@ -33,7 +33,9 @@ __all__ = ["OnlineExperiment"]
 Z_CRITICAL = 1.959963984540054
 #: The figure's z axis: values beyond are drawn at the edge (fixed, so the frame never changes).
 Z_LIMIT = 8.0
-_MENU = w.Layout(width="16em")
+# wide enough for "position-based" and "bm25_b0_stem" beside a 6em description (16em cut
+# them: the menu's arrow takes about 2em of its box)
+_MENU = w.Layout(width="19em")
 HEADER = "<b>A/B test or interleaving?</b> — choose two systems and the users, then N"
 _MENU_STYLE = {"description_width": "6em"}
 

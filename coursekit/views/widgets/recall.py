@@ -200,12 +200,13 @@ class RecallOriented(Widget):
         self.message.value = ""
         self.readout_html.value = table_html(self.values)
 
-        def data():
+        def data():  # the lines of plots.recall_rank: best case, worst case, this list
             relevant = np.asarray(rels, dtype=float)[:n_max] >= 1
             found = np.concatenate(
                 [[0], np.cumsum(relevant), np.full(max(0, n_max - relevant.size), relevant.sum())]
             )[: n_max + 1]
-            return [None, None, (np.arange(0, n_max + 1), found)]
+            ranks = np.arange(0, n_max + 1)
+            return [(ranks, np.minimum(ranks, n)), (ranks, np.zeros_like(ranks)), (ranks, found)]
 
         def draw(ax):
             plots.recall_rank(rels, n, n_max, ax=ax, label="this list")
@@ -214,6 +215,15 @@ class RecallOriented(Widget):
             ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small", borderaxespad=0)
             ax.figure.subplots_adjust(right=0.74)
 
-        self._render(draw, key=(n, n_max), data=data)
+        def frame(ax):  # the limits of plots.recall_rank for n and N_max: the lines are data
+            ax.set_xlim(0, n_max)
+            ax.set_ylim(-0.1, n + 0.3)
+
+        def changing(ax):  # what frame changes, in the order of a full drawing (the title
+            # and the legend beside the axes are drawn once)
+            return [ax.xaxis, ax.yaxis, *ax.spines.values()]
+
+        # a new n or N_max changes the axes' limits only: the figure is not built again
+        self._render(draw, key=(n, n_max), data=data, frame=frame, changing=changing)
         if self.image.layout.visibility == "hidden":
             self.image.layout.visibility = None

@@ -133,9 +133,36 @@ class SetBasedExplorer(Widget):
         }
         self.readout_html.value = table_html(self.values)
 
-        def draw(ax):
-            plots.value_bars(self.values, ax=ax, title="Set-based measures")
-            ax.figure.subplots_adjust(left=0.36)  # room for the labels
+        labels = list(self.values)
+        beta = labels[2]  # the F_beta bar, whose name changes with beta
 
-        bars = [{"width": value} for value in self.values.values()]
-        self._render(draw, key=tuple(self.values), data=lambda: bars)
+        def draw(ax):
+            plots.value_bars(
+                {"" if x == beta else x: v for x, v in self.values.items()},
+                ax=ax,
+                title="Set-based measures",
+            )
+            ax.figure.subplots_adjust(left=0.36)  # room for the labels
+            # F_beta's name as a text of the axes where its tick label would be (that label
+            # left blank): a text is data, drawn over the frame, so a new beta redraws no frame
+            from matplotlib import rcParams
+
+            pad = rcParams["ytick.major.pad"] + rcParams["ytick.major.size"]
+            place, vertical, horizontal = ax.get_yaxis_text1_transform(pad)
+            color = rcParams["ytick.labelcolor"]
+            ax.text(
+                0,
+                len(labels) - 1 - labels.index(beta),
+                beta,
+                transform=place,
+                va=vertical,
+                ha=horizontal,
+                fontsize=rcParams["ytick.labelsize"],
+                color=rcParams["ytick.color"] if color == "inherit" else color,
+            )
+
+        def data():
+            return [{"width": value} for value in self.values.values()] + [{"text": beta}]
+
+        key = tuple(label for label in labels if label != beta)
+        self._render(draw, key=key, data=data)
