@@ -216,8 +216,6 @@ def graded(tmp_path_factory):
     snapshot = _digest(base / "out")
     second = _grade(submissions, base / "out")
     assert second.returncode == 0, second.stderr
-    import csv
-
     with open(base / "out" / "grades.csv", encoding="utf-8") as f:
         rows = {row["submission"]: row for row in csv.DictReader(f)}
     return {
@@ -378,16 +376,18 @@ def test_without_the_sandbox_it_warns_and_still_grades(tmp_path):
     assert f"{FULL:5g} / {FULL:<4g} 01-a" in done.stdout
 
 
-def test_a_key_that_fails_costs_its_own_chapter_only(tmp_path):
+def test_a_key_that_fails_stops_the_run_before_anything_is_graded(tmp_path):
+    """Every answer key is loaded and checked first (issue 34): a broken one stops the run
+    with its file and line, exit 2, and nothing in OUT (before, its chapter's rows said
+    "grader error" and grades.csv was overwritten)."""
     keys, submissions = tmp_path / "keys", tmp_path / "submissions"
     shutil.copytree(ROOT / "solutions" / "keys", keys)
     broken = keys / "02_curves_interpolation.py"  # compiles, fails when run
-    broken.write_text(broken.read_text(encoding="utf-8") + "\nraise RuntimeError('broken')\n")
+    text = broken.read_text(encoding="utf-8")
+    broken.write_text(text + "\nraise RuntimeError('broken')\n")
+    line = text.count("\n") + 2  # the appended raise, counted by hand
     submissions.mkdir()
     shutil.copyfile(ROOT / "solutions" / f"{CHAPTER}.ipynb", submissions / "01-a.ipynb")
-    shutil.copyfile(
-        ROOT / "solutions" / "02_curves_interpolation.ipynb", submissions / "02-a.ipynb"
-    )
     done = subprocess.run(
         [sys.executable, "-m", "coursekit.grade", str(submissions), "--out", str(tmp_path / "out")]
         + ["--keys", str(keys), "--cell-timeout", str(CELL_TIMEOUT), *UNSAFE],
@@ -396,8 +396,6 @@ def test_a_key_that_fails_costs_its_own_chapter_only(tmp_path):
         timeout=300,
         cwd=tmp_path,
     )
-    assert done.returncode == 0, done.stderr
-    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as f:
-        rows = {row["submission"]: row for row in csv.DictReader(f)}
-    assert float(rows["01-a"]["total"]) == FULL and not rows["01-a"]["error"]
-    assert "grader error" in rows["02-a"]["error"] and "broken" in rows["02-a"]["error"]
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"02_curves_interpolation.py:{line}" in done.stderr and "broken" in done.stderr
+    assert not (tmp_path / "out").exists()

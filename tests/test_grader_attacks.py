@@ -431,7 +431,8 @@ def test_submissions_are_byte_identical(run):
 
 def test_out_holds_only_the_grader_files_and_stays_so(run):
     submissions = [r[1:] if r[:2] in ("'=", "'+", "'-", "'@") else r for r in run["rows"]]
-    names = {"grades.csv", "integrity.csv", "stats.csv", "stats.html"} | {
+    names = {"grades.csv", "integrity.csv", "stats.csv", "stats.html", "free_text.csv"}
+    names |= {"answers.json"} | {
         f"feedback/{feedback_name(r)}{suffix}" for r in submissions for suffix in (".json", ".html")
     }
     assert set(run["snapshot"]) == names | {"feedback"}

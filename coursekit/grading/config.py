@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..validation import check_bool, check_positive_int, check_scalar
-from . import sandbox
+from . import deadline, regrade, sandbox
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB
 from .sandbox import disk as sandbox_disk
@@ -89,6 +89,12 @@ class GraderConfig:
     id_from: str | None = _mode(None)  # whose a submission is (.ownership.IdRule)
     unsafe_no_sandbox: bool = _mode(False)
     container: str | None = _mode(None)  # docker or podman: the grader runs in it
+    only: str | None = _mode(None)  # ID[,ID...]: regrade these students, merged into OUT
+    manual: Path | None = _path()  # the lecturer's marks of the free-text answers
+    deadline: str | None = _mode(None)  # ISO 8601 (.deadline)
+    times: Path | None = _path()  # the submissions' times (an LMS export)
+    late_penalty: str | None = _mode(None)  # P/day
+    late_cap: float | None = _mode(None)  # the total of a late submission capped at C
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -114,6 +120,11 @@ class GraderConfig:
                 f"--container must be one of {', '.join(ENGINES)}, not {self.container!r}"
             )
         self._check_together()
+        deadline.check_options(self.deadline, self.times, self.late_penalty, self.late_cap)
+        regrade.only_ids(self.only, self.roster)
+        given = [o for o in ("only", "manual", "deadline") if getattr(self, o) is not None]
+        if self.container and given:
+            raise ValueError(f"{option(given[0])} is not passed into a container: grade without it")
 
     def _check_together(self) -> None:
         """Options that need, or exclude, another."""

@@ -109,6 +109,42 @@ def parser() -> argparse.ArgumentParser:
         "'map:FILE.csv' (columns: submission path or file name, student id)",
     )
     p.add_argument(
+        "--only",
+        metavar="ID[,ID...]",
+        help="with --roster, grade these students only and merge them into the earlier run "
+        "in OUT (the other students' rows are kept as they are)",
+    )
+    p.add_argument(
+        "--manual",
+        metavar="MARKS.csv",
+        help="merge the lecturer's marks of the free-text answers: OUT/free_text.csv with "
+        "its points (and max, where the key has none) filled in",
+    )
+    p.add_argument(
+        "--deadline",
+        metavar="WHEN",
+        help="ISO 8601 (2026-12-15T23:59; local time unless an offset is given): a late column "
+        "in grades.csv, lateness in the gradebook's notes and the feedback",
+    )
+    p.add_argument(
+        "--times",
+        metavar="TIMES.csv",
+        help="with --deadline, when each submission was handed in (an LMS export: an id or "
+        "submission column, a time column: ISO 8601, Unix seconds or Moodle's); else the "
+        "file's modification time",
+    )
+    p.add_argument(
+        "--late-penalty",
+        metavar="P/day",
+        help="with --deadline, P points off the total per started day late (1/day)",
+    )
+    p.add_argument(
+        "--late-cap",
+        type=float,
+        metavar="C",
+        help="with --deadline, the total of a late submission capped at C points",
+    )
+    p.add_argument(
         "--variants",
         default=str(Path.cwd() / "solutions" / "variants"),
         help="older variant generators NN_topic.py, used for a chapter whose answer key has no "

@@ -5,7 +5,8 @@ id column, its other columns (name, email, section...), then per chapter graded 
 total (``<chapter>:total``; ``missing`` when the student handed nothing in for it) and its
 questions' points (``<chapter>:<qid>``, empty when missing), and ``notes``: each chapter's
 error (two submissions of one chapter, an id mismatch, a cell's error, why it was not graded)
-and the submissions of the student whose chapter is unknown. Of two submissions of one student
+and the submissions of the student whose chapter is unknown; with ``--deadline``, each late
+chapter's lateness and its cost (:mod:`.deadline`). Of two submissions of one student
 for one chapter the gradebook shows the one modified last (the one
 :func:`~coursekit.grading.ownership.flag_duplicates` proposes to keep), and its feedback is
 also written as ``OUT/feedback/<id>/<chapter>.html`` and ``.json``
@@ -21,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from .deadline import ON_TIME
 from .report import Grade, csv_cell, owner_feedback, write, write_feedback
 from .roster import Roster
 from .stats import chapter_questions, write_stats
@@ -99,6 +101,8 @@ def gradebook_rows(
             ]
             if grade.error:
                 notes.append(f"{chapter}: {grade.error}")
+            if grade.late and not grade.late.startswith(ON_TIME):  # --deadline
+                notes.append(f"{chapter}: {grade.late}")
         notes += [f"{g.submission}: {g.error or 'no chapter'}" for g in unknown.get(sid, [])]
         rows.append([*row, csv_cell("; ".join(notes))])
     return header, rows

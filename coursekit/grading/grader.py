@@ -30,7 +30,13 @@ Written to OUT:
   message of the self-check (what is wrong, never the expected value);
 - ``stats.csv`` and ``stats.html``: the class's statistics (:mod:`.stats`);
 - with ``--roster``: an ``id`` column in grades.csv, ``gradebook.csv`` (a row per student) and
-  the feedback again as ``feedback/<id>/<chapter>.html`` (:mod:`.gradebook`).
+  the feedback again as ``feedback/<id>/<chapter>.html`` (:mod:`.gradebook`);
+- ``integrity.csv`` (:mod:`.integrity`), ``answers.json`` (its input, for ``--only``) and
+  ``free_text.csv`` (the free-text answers to mark, ``--manual``: :mod:`.freetext`).
+
+Every answer key is checked before the first notebook runs (:mod:`.keycheck`), and so are
+``--only`` (:mod:`.regrade`), ``--manual`` and ``--deadline`` (:mod:`.deadline`), in
+:mod:`.finish`, which also writes the files once the grades are in.
 
 Running again gives the same files; a ``grades.csv`` that would change is first kept as
 ``grades.previous-N.csv``. Files of OUT are written whole (a temporary file then a rename), so
@@ -51,17 +57,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import isolation, sandbox
+from . import finish, isolation, sandbox
 from .build import load_key
 from .config import GraderConfig
-from .gradebook import assign_owners, owners_of, write_results
+from .gradebook import owners_of
 from .intake import chapter_of, find_submissions, parse_notebook, read_submission
-from .integrity import recorded, write_report
+from .integrity import recorded
 from .isolation import grade_in_worker
+from .keycheck import check_keys
 from .marking import mark, read_answers
-from .ownership import flag_duplicates
 from .questions import ANSWER_LOG, Choice, Function, Value
-from .report import Grade, grades_csv, keep_previous, write, write_feedback
+from .report import Grade, write_feedback
 from .roster import read as read_roster_file
 from .sandbox import fs as sandbox_fs
 from .variants import Personal, questions_for
@@ -85,7 +91,8 @@ class Keys(Mapping[str, list]):
     asked for: a run grading one chapter does not pay for computing the others' answers.
     Every key file is compiled at once, so one with a syntax error stops the run before it
     starts; one that fails when run raises a RuntimeError for each submission of its chapter
-    (a "grader error" in its row)."""
+    (a "grader error" in its row). The batch grader checks every key first
+    (:mod:`.keycheck`) and gives them here (:meth:`preload`)."""
 
     def __init__(self, keys_dir: Path) -> None:
         self._paths = {p.stem: p for p in sorted(Path(keys_dir).glob("[0-9][0-9]_*.py"))}
@@ -106,6 +113,10 @@ class Keys(Mapping[str, list]):
         if isinstance(key, str):
             raise RuntimeError(f"the answer key {self._paths[chapter].name} fails: {key}")
         return key
+
+    def preload(self, loaded: Mapping[str, list[Value | Choice | Function]]) -> None:
+        """Take the keys already loaded (and checked) of ``loaded``, by chapter."""
+        self._loaded.update({c: k for c, k in loaded.items() if c in self._paths})
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)
@@ -302,7 +313,9 @@ def grade_folder(
     if out == submissions or submissions in out.parents:
         raise ValueError("the output folder must not be inside the submissions folder")
     keys_dir = config.keys.resolve()
+    checked, _ = check_keys(keys_dir)  # a broken key stops the run here: nothing written
     keys = load_keys(keys_dir)
+    keys.preload(checked)
     if config.sandboxed:
         _refuse_visible({"the answer keys": keys_dir, "SUBMISSIONS": submissions, "OUT": out})
     personal = None  # graded variants: the secret and the roster (never in the config)
@@ -317,7 +330,10 @@ def grade_folder(
         )
     roster = read_roster_file(config.roster) if config.roster is not None else None
     owners = owners_of(roster, personal, config.id_from)  # whose a submission is; None: no roster
-    found = find_submissions(submissions)
+    every = find_submissions(submissions)
+    # --only, --manual, --deadline checked (and the keys' free-text questions read): the run
+    # stops here on a problem, before anything is written
+    plan, found = finish.prepare(config, keys_dir, roster, owners, every, out)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
     async def all_submissions() -> list[Grade]:
@@ -359,12 +375,5 @@ def grade_folder(
         grades = asyncio.run(all_submissions())
     finally:
         remove_tree(top)
-    for flagged in flag_duplicates(grades, found, owners):
-        write_feedback(flagged, out)  # "2 submissions for <id>, ch NN": in both rows
-    assign_owners(grades, owners)  # grades.csv's id column
-    text = grades_csv(grades, keys)
-    keep_previous(out / "grades.csv", text)
-    write(out / "grades.csv", text)
-    write_report(grades, out, keys, personal, keys_dir)  # copies
-    write_results(grades, out, roster, found)  # stats; with a roster the gradebook
+    finish.finish(grades, out, keys, keys_dir, config, plan, roster, personal, owners, every)
     return grades

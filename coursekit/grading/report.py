@@ -35,10 +35,15 @@ class Grade:
     #: the roster id owning the submission (:mod:`~coursekit.grading.ownership`); "" without
     #: a roster, or when it has no owner there
     owner: str = ""
+    #: with ``--deadline``: when it was handed in and what that cost (:mod:`.deadline`)
+    late: str = ""
+    #: points taken off the questions' sum for lateness (:mod:`.deadline`)
+    deduction: float = 0.0
 
     @property
     def total(self) -> float:
-        return round(sum(q["points"] for q in self.questions.values()), 2)  # partial credit
+        earned = sum(q["points"] for q in self.questions.values())  # partial credit
+        return round(earned - self.deduction, 2)
 
     @property
     def max(self) -> float:
@@ -55,6 +60,7 @@ class Grade:
             "questions": self.questions,
             "cell_errors": self.cell_errors[:MAX_CELL_ERRORS],
             "notes": self.notes[:MAX_NOTES],
+            **({"late": self.late, "deduction": self.deduction} if self.late else {}),
         }
 
 
@@ -102,6 +108,7 @@ def _html(grade: Grade) -> str:
     )
     error = f"<p><b>Note:</b> {html.escape(grade.error)}</p>" if grade.error else ""
     error += "".join(f"<p><b>Note:</b> {html.escape(n)}</p>" for n in grade.notes[:MAX_NOTES])
+    error += f"<p><b>Handed in:</b> {html.escape(grade.late)}</p>" if grade.late else ""
     return (
         f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>"
         f"{html.escape(grade.submission)}</title></head><body>\n"
@@ -147,14 +154,29 @@ def csv_cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
-    chapters = sorted({g.chapter for g in grades if g.chapter})
+def _columns(grades: Sequence[Grade], keys: Any, chapters: list[str]) -> list[tuple[str, str]]:
+    """``(chapter, qid)`` of every column: the key's questions, then those marked by hand
+    (:mod:`.freetext`) in the order found."""
     columns = [(c, q.qid) for c in chapters for q in keys[c]]
+    seen = set(columns)
+    for g in grades:
+        for qid, record in g.questions.items():
+            if g.chapter and record.get("manual") and (g.chapter, qid) not in seen:
+                seen.add((g.chapter, qid))
+                columns.append((g.chapter, qid))
+    return sorted(columns, key=lambda column: chapters.index(column[0]))  # stable: key first
+
+
+def grades_csv(grades: Sequence[Grade], keys: Any, late: bool = False) -> str:
+    """The text of ``grades.csv``; with ``late`` (``--deadline``) a last column ``late``."""
+    chapters = sorted({g.chapter for g in grades if g.chapter})
+    columns = _columns(grades, keys, chapters)
     label = (lambda c, q: q) if len(chapters) <= 1 else (lambda c, q: f"{c}:{q}")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
         ["submission", "id", "chapter", *(label(c, q) for c, q in columns), "total", "max", "error"]
+        + (["late"] if late else [])
     )
     for g in grades:
         cells = [
@@ -171,6 +193,7 @@ def grades_csv(grades: Sequence[Grade], keys: dict[str, Any]) -> str:
                 f"{g.max:g}",
                 csv_cell(g.error),
             ]
+            + ([csv_cell(g.late)] if late else [])
         )
     return buffer.getvalue()
 
