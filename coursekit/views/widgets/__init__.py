@@ -14,6 +14,7 @@ from __future__ import annotations
 from .assessors import AssessorAgreement
 from .compare import CompareSystems
 from .correlation import RankCorrelation
+from .diversity import DiversityGrid
 from .graded import GradedJudgments
 from .online import OnlineExperiment
 from .ranking import RelevanceToggler
@@ -23,6 +24,7 @@ from .setbased import SetBasedExplorer
 __all__ = [
     "AssessorAgreement",
     "CompareSystems",
+    "DiversityGrid",
     "GradedJudgments",
     "OnlineExperiment",
     "RankCorrelation",
