@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 NOTEBOOK_DIRS := notebooks solutions exercises
 
-.PHONY: lab test lint nbval bench exercises clean book
+.PHONY: lab test lint nbval bench exercises clean book slides
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,16 @@ $(VENV)/.book: pyproject.toml | $(BIN)/python
 #   make lab LAB_FLAGS=--allow-root
 lab: $(VENV)/.lab
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_FLAGS) notebooks/00_introduction.ipynb
+
+# A chapter as a live slide deck for the lecture: make slides NB=05 (the chapter's number). Voila
+# runs the notebook in a kernel and shows it with reveal.js, widgets live (jupyterlab-rise's slide
+# view has no widget manager: jupyterlab-contrib/rise#119). 1280 x 720 slides, scaled by
+# reveal.js to fill the screen (1.44 on a 1920 x 1080 projector); press F for full screen.
+# No network needed. SLIDES_FLAGS go to Voila, e.g. SLIDES_FLAGS="--no-browser --port=8866".
+# (Voila, unlike Jupyter, needs no --allow-root as root.)
+NB ?= 00
+slides: $(VENV)/.lab
+	$(BIN)/python tools/slides.py --present $(NB) $(SLIDES_FLAGS)
 
 # One pytest run: unit, property and doctests, reference cross-checks, and nbval over the
 # committed notebooks (nbval re-executes each notebook and compares with its stored outputs).

@@ -3,6 +3,7 @@
     python tools/slides.py            # write the metadata of every chapter
     python tools/slides.py --check    # fail (exit 1) if a notebook's metadata is out of date
     python tools/slides.py --summary  # slides and subslides per chapter
+    python tools/slides.py --present 05 [--no-browser]  # chapter 05 as a live deck (Voila)
 
 Only ``metadata.slideshow.slide_type`` of each cell and ``metadata.rise`` of the notebook are
 written; sources and outputs are left as they are, and a second run changes nothing. The rules:
@@ -15,12 +16,17 @@ written; sources and outputs are left as they are, and a second run changes noth
 * a cell that would make its slide taller than a 1280 x 720 screen at the lecture font size
   starts a subslide (heights are estimated from the source and the stored outputs);
 * every other cell continues the current slide (``-``).
+
+``--present`` (``make slides NB=05``) shows a chapter as a live deck with Voila's reveal.js
+template: the notebook runs in a kernel and its widgets are live, which jupyterlab-rise's slide
+view cannot do (it loads no widget manager: jupyterlab-contrib/rise#119).
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import os
 import re
 import struct
 import sys
@@ -249,12 +255,93 @@ def group_heights(cells: list[list]) -> list[list[float]]:
     return slides
 
 
+# --- presenting with live widgets: Voila's reveal.js template -----------------------------------
+
+#: reveal.js settings of the live deck. The slides are RISE's 1280 x 720 (what the slide metadata
+#: are sized for); reveal.js scales them to the screen, keeping a 4 % margin: 0.96 on a 1280 x 720
+#: screen, 1.44 on a 1920 x 1080 projector, never cut. Voila's template gives reveal.js no other
+#: setting (its maxScale stays 2). Its own ``scroll`` needs jQuery from a CDN: off.
+VOILA_REVEAL = {
+    "width": 1280,
+    "height": 720,
+    "transition": "fade",
+    "number": "c/t",
+    "scroll": False,
+}
+
+
+def reveal_css_dir() -> Path | None:
+    """reveal.js's style sheets (``dist/reveal.css``, ``dist/theme/``) shipped by the
+    sphinx-revealjs package, or None if it is not installed."""
+    try:
+        import sphinx_revealjs
+    except ImportError:
+        return None
+    path = Path(sphinx_revealjs.__file__).parent / "_static" / "revealjs"
+    return path if (path / "dist" / "reveal.css").is_file() else None
+
+
+def chapter(name: str) -> Path:
+    """The chapter notebook named by its number (``05``) or its path."""
+    path = Path(name)
+    if path.suffix == ".ipynb":
+        return path.resolve()
+    found = sorted((ROOT / "notebooks").glob(f"{int(name):02d}_*.ipynb"))
+    if not found:
+        raise SystemExit(f"no chapter notebooks/{int(name):02d}_*.ipynb")
+    return found[0]
+
+
+def voila_command(notebook: Path, *extra: str) -> list[str]:
+    """The command that serves ``notebook`` as a live reveal.js deck with Voila (run it from
+    :data:`ROOT`). Voila serves the course folder's files, so reveal.js's style sheets are taken
+    from the sphinx-revealjs package when it is installed under it (the ``.venv`` of ``make``):
+    the deck then needs no network. Otherwise Voila's default, a CDN, is used."""
+    reveal = dict(VOILA_REVEAL)
+    resources = {"reveal": reveal}
+    allow = [r".*\.(png|jpg|gif|svg)"]
+    css = reveal_css_dir()
+    if css is not None and css.is_relative_to(ROOT):
+        reveal["url_prefix"] = "/voila/files/" + css.relative_to(ROOT).as_posix()
+        allow.append(r".*/revealjs/dist/.*\.(css|woff2?|ttf|eot)")
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        "--template=reveal",
+        "--strip_sources=False",  # the code is shown, as in RISE
+        f"--Voila.root_dir={ROOT}",
+        # a dict on the command line: traitlets prints a DeprecationWarning, harmless
+        f"--VoilaConfiguration.resources={resources!r}",
+        *(f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in allow),
+        *extra,
+        os.path.relpath(notebook, ROOT),
+    ]
+
+
+def present(name: str, extra: list[str]) -> None:
+    """Serve the chapter ``name`` (``05`` or a path) as a live deck, until interrupted."""
+    command = voila_command(chapter(name), *extra)
+    css = reveal_css_dir()
+    if css is None or not css.is_relative_to(ROOT):
+        print("no sphinx-revealjs under the course folder: reveal.js's style sheets from a CDN")
+    os.chdir(ROOT)
+    os.execv(command[0], command)  # Voila in this process: Ctrl+C (or a kill) stops it
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", type=Path, default=CHAPTERS)
     parser.add_argument("--check", action="store_true", help="only check, write nothing")
     parser.add_argument("--summary", action="store_true", help="print the decks' sizes")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--present", metavar="NB", help="show chapter NB (05, or a path) as a live deck (Voila)"
+    )
+    args, extra = parser.parse_known_args(argv)
+    if args.present:
+        present(args.present, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     stale = []
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
