@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 NOTEBOOK_DIRS := notebooks solutions exercises
 
-.PHONY: lab test lint nbval bench exercises clean book slides
+.PHONY: lab test lint nbval bench exercises clean book book-fr slides
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,13 +41,14 @@ slides: $(VENV)/.lab
 	$(BIN)/python tools/slides.py --present $(NB) $(SLIDES_FLAGS)
 
 # One pytest run: unit, property and doctests, reference cross-checks, and nbval over the
-# committed notebooks (nbval re-executes each notebook and compares with its stored outputs).
+# committed notebooks (nbval re-executes each notebook and compares with its stored outputs),
+# the French ones of notebooks/fr/ included (tests/test_translate.py: tools/translate.py check).
 test: $(VENV)/.test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -p no:cacheprovider \
 	    --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
-	    tests coursekit $(wildcard $(addsuffix /*.ipynb,$(NOTEBOOK_DIRS)))
+	    tests coursekit $(wildcard $(addsuffix /*.ipynb,$(NOTEBOOK_DIRS) notebooks/fr))
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check .
@@ -61,6 +62,11 @@ bench: $(VENV)/.test
 # Sphinx + myst-nb (book/conf.py); warnings are errors. Open build/book/html/index.html.
 book: $(VENV)/.book
 	$(BIN)/python book/build.py build/book
+
+# The French edition's book: the chapters of notebooks/fr/ (tools/translate.py build), Sphinx in
+# French (its texts and search). Open build/book-fr/html/index.html.
+book-fr: $(VENV)/.book
+	$(BIN)/python book/build.py --lang fr build/book-fr
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

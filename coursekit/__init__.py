@@ -132,6 +132,7 @@ _LAZY_NAMES = {
         "write_subtopic_qrels",
     ),
     ".views.tables": ("concordant_pairs", "pr_table"),
+    ".views.i18n": ("set_language",),
 }
 _HOME = {name: module for module, names in _LAZY_NAMES.items() for name in names}
 
@@ -233,6 +234,7 @@ __all__ = [
     "rels_from_ranks",
     "rnorm",
     "run_to_dict",
+    "set_language",
     "sort_run",
     "spearman_rho",
     "subtopic_qrels_to_dict",

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..validation import check_scalar, describe, fits_a_float
+from .i18n import N_, _
 
 __all__ = ["Erratum", "erratum"]
+
+#: The box's words (an HTML text, translated as it is: its apostrophe is not escaped).
+RECOMPUTED = N_("recomputed from the source's own data")
 
 
 def _format(value: Any, digits: int) -> str:
@@ -79,11 +83,12 @@ class Erratum:
             "background: var(--jp-layout-color2, #fdf2f2); "
             "color: var(--jp-content-font-color1, #1a1a1a); "
             'padding: 0.5em 1em; margin: 0.5em 0;">'
-            f"<b>⚠ Erratum</b> — <i>{e(self.source)}</i><br>"
-            f"<b>{e(self.quantity)}</b>: printed <code>{e(_format(self.printed, 6))}</code>, "
-            f"recomputed from the source's own data <code>"
+            f"<b>⚠ {e(_('Erratum'))}</b> — <i>{e(self.source)}</i><br>"
+            f"<b>{e(self.quantity)}</b>: {e(_('printed'))} "
+            f"<code>{e(_format(self.printed, 6))}</code>, "
+            f"{_(RECOMPUTED)} <code>"
             f"{e(_format(self.computed, self.digits))}</code><br>"
-            f"<b>Cause:</b> {e(self.cause)}</div>"
+            f"<b>{e(_('Cause:'))}</b> {e(self.cause)}</div>"
         )
 
 

@@ -29,6 +29,7 @@ from ..validation import (
     check_scalar,
     describe,
 )
+from .i18n import N_, _
 from .labels import spread_labels
 from .tables import as_labelled, as_numbers, labelled_numbers, pr_table
 
@@ -95,9 +96,9 @@ def pr_curve(
     rels: Sequence[float],
     n_relevant: int,
     ax: Axes | None = None,
-    label: str = "system",
+    label: str = N_("system"),
     interpolated: bool = True,
-    title: str = "Precision-recall curve",
+    title: str = N_("Precision-recall curve"),
     legend_loc: str = "best",
 ) -> Axes:
     """The precision-recall points of a ranking, rank by rank (the saw-tooth), and optionally
@@ -107,22 +108,22 @@ def pr_curve(
     table = pr_table(rels, n_relevant)
     interpolated = check_bool(interpolated, "interpolated")
     _texts(legend_loc, label=label, title=title)
-    ax = new_axes(ax)
-    ax.plot(
-        table["recall"],
-        table["precision"],
-        "o-",
-        color="C0",
-        alpha=0.6,
-        ms=4,
-        label=f"{label}: P(k), R(k) rank by rank",
-    )
+    ax, label = new_axes(ax), _(label)
+    points = _("{label}: P(k), R(k) rank by rank").format(label=label)
+    ax.plot(table["recall"], table["precision"], "o-", color="C0", alpha=0.6, ms=4, label=points)
     if interpolated:
         x, y = interpolated_step(table["recall"].to_numpy(), table["precision"].to_numpy())
-        ax.step(x, y, where="pre", color="C3", lw=2, label=f"{label}: interpolated")
+        ax.step(
+            x,
+            y,
+            where="pre",
+            color="C3",
+            lw=2,
+            label=_("{label}: interpolated").format(label=label),
+        )
         values = interpolated_precision(rels, n_relevant)
-        ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4, label="the 11 levels")
-    _finish(ax, title, "recall", "precision", legend_loc=legend_loc)
+        ax.plot(STANDARD_RECALL_LEVELS, values, "s", color="C3", ms=4, label=_("the 11 levels"))
+    _finish(ax, title, N_("recall"), N_("precision"), legend_loc=legend_loc)
     return ax
 
 
@@ -130,7 +131,7 @@ def interpolated_curves(
     curves: Mapping[str, Sequence[float]],
     ax: Axes | None = None,
     levels: Sequence[float] = STANDARD_RECALL_LEVELS,
-    title: str = "Interpolated precision averaged over queries",
+    title: str = N_("Interpolated precision averaged over queries"),
     legend_loc: str = "best",
 ) -> Axes:
     """Several systems' interpolated precision-recall curves on one plot (label -> values, a
@@ -149,15 +150,15 @@ def interpolated_curves(
     ax = new_axes(ax)
     for i, (label, curve) in enumerate(zip(labels, values, strict=True)):
         ax.plot(levels, curve, marker="os^Dv"[i % 5], label=label)
-    _finish(ax, title, "recall level", "interpolated precision", legend_loc=legend_loc)
+    _finish(ax, title, N_("recall level"), N_("interpolated precision"), legend_loc=legend_loc)
     return ax
 
 
 def gain_curves(
     curves: Mapping[str, Sequence[float]],
     ax: Axes | None = None,
-    title: str = "Cumulated gain by rank",
-    ylabel: str = "gain",
+    title: str = N_("Cumulated gain by rank"),
+    ylabel: str = N_("gain"),
     legend_loc: str = "best",
 ) -> Axes:
     """Gain vectors (CG, DCG, their ideal, NCG, NDCG ...) against the rank (label -> vector)."""
@@ -167,8 +168,8 @@ def gain_curves(
     ax = new_axes(ax)
     for i, (label, curve) in enumerate(zip(labels, values, strict=True)):
         ranks = np.arange(1, curve.size + 1)
-        ax.plot(ranks, curve, marker="os^Dv"[i % 5], ms=4, label=label)
-    _finish(ax, title, "rank", ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
+        ax.plot(ranks, curve, marker="os^Dv"[i % 5], ms=4, label=_(label))
+    _finish(ax, title, N_("rank"), ylabel, xlim=None, ylim=None, legend_loc=legend_loc)
     ax.set_xlim(left=0.5)
     return ax
 
@@ -178,8 +179,8 @@ def recall_rank(
     n_relevant: int,
     n_max: int,
     ax: Axes | None = None,
-    label: str = "system",
-    title: str = "Relevant documents found against rank",
+    label: str = N_("system"),
+    title: str = N_("Relevant documents found against rank"),
     legend_loc: str = "best",
 ) -> Axes:
     """The number of relevant documents found by each rank up to ``n_max``, between the best
@@ -198,14 +199,14 @@ def recall_rank(
     )[: n_max + 1]
     ranks = np.arange(0, n_max + 1)
     best = np.minimum(ranks, n_relevant)
-    ax.step(ranks, best, where="post", color="C2", ls="--", label="best case")
-    ax.step(ranks, np.zeros_like(ranks), where="post", color="C3", ls=":", label="worst case")
-    ax.step(ranks, found, where="post", color="C0", lw=2, label=label)
+    ax.step(ranks, best, where="post", color="C2", ls="--", label=_("best case"))
+    ax.step(ranks, np.zeros_like(ranks), where="post", color="C3", ls=":", label=_("worst case"))
+    ax.step(ranks, found, where="post", color="C0", lw=2, label=_(label))
     _finish(
         ax,
         title,
-        "rank",
-        "relevant documents found",
+        N_("rank"),
+        N_("relevant documents found"),
         xlim=(0, n_max),
         ylim=(-0.1, n_relevant + 0.3),
         legend_loc=legend_loc,
@@ -219,7 +220,7 @@ def recall_rank(
 def per_query_bars(
     differences: Mapping[str, float],
     ax: Axes | None = None,
-    title: str = "Per-query difference",
+    title: str = N_("Per-query difference"),
     ylabel: str = "A − B",
     legend_loc: str = "best",
 ) -> Axes:
@@ -236,7 +237,7 @@ def per_query_bars(
     ax.tick_params(axis="x", rotation=90)
     handles = [Patch(color="C0", label=f"{ylabel} ≥ 0"), Patch(color="C3", label=f"{ylabel} < 0")]
     _finish(
-        ax, title, "query", ylabel, xlim=None, ylim=None, legend_loc=legend_loc, handles=handles
+        ax, title, N_("query"), ylabel, xlim=None, ylim=None, legend_loc=legend_loc, handles=handles
     )
     return ax
 
@@ -244,8 +245,8 @@ def per_query_bars(
 def value_bars(
     values: Mapping[str, float],
     ax: Axes | None = None,
-    title: str = "Measures side by side",
-    xlabel: str = "value",
+    title: str = N_("Measures side by side"),
+    xlabel: str = N_("value"),
     legend_loc: str = "lower right",
 ) -> Axes:
     """One horizontal bar per named value in [0, 1] (label -> value, a dict or a pandas
@@ -268,7 +269,7 @@ def labelled_scatter(
     title: str = "",
     xlabel: str = "",
     ylabel: str = "",
-    label: str = "system",
+    label: str = N_("system"),
 ) -> Axes:
     """A point per name (name -> x, name -> y: dicts or pandas Series with the same names),
     each labelled with its name in the legend's font size; labels near the right edge go to
@@ -282,7 +283,7 @@ def labelled_scatter(
     ys = ys[[names_y.index(n) for n in names]] if names_y != names else ys
     _texts(title=title, xlabel=xlabel, ylabel=ylabel, label=label)
     ax = new_axes(ax)
-    ax.scatter(xs, ys, color="C0", label=label)
+    ax.scatter(xs, ys, color="C0", label=_(label))
     span = float(np.ptp(xs)) or 1.0
     texts = []
     for name, px, py in zip(names, xs, ys, strict=True):
@@ -302,7 +303,7 @@ def found_by_rank(
     n_relevant: int,
     n_max: int,
     ax: Axes | None = None,
-    title: str = "Relevant documents found by rank",
+    title: str = N_("Relevant documents found by rank"),
 ) -> Axes:
     """Several systems' relevant documents found by rank (name -> judgments), each shifted a
     little so that equal steps stay visible; whole numbers on the y axis, and the legend beside
@@ -327,8 +328,8 @@ def found_by_rank(
     _finish(
         ax,
         title,
-        "rank",
-        "relevant documents found",
+        N_("rank"),
+        N_("relevant documents found"),
         xlim=(0, n_max + 1),
         ylim=(-0.2, n_relevant + 0.2),
         legend_loc="upper left",
@@ -356,9 +357,9 @@ def _finish(
     legend_loc: str = "best",
     handles: list | None = None,
 ) -> None:
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_title(_(title))  # the texts in the language in use (coursekit.views.i18n)
+    ax.set_xlabel(_(xlabel))
+    ax.set_ylabel(_(ylabel))
     if xlim is not None:
         ax.set_xlim(*xlim)
     if ylim is not None:

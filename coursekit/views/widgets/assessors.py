@@ -32,6 +32,7 @@ from ...measures.agreement import agreement_table, cohen_kappa
 from ...measures.correlation import kendall_tau
 from ...measures.ranked import average_precision
 from ...validation import first_ranks, preview
+from ..i18n import N_, _
 from .base import Widget, as_list, check_position, figure_box, table_html, text_keys
 from .canvas import room_for_labels
 
@@ -112,6 +113,10 @@ def _order(scores: dict[str, float]) -> str:
     return text
 
 
+#: A line of the readout: the systems in the order of an assessor's AP, best first.
+ORDER = N_("order by AP ({who}): {order}")
+
+
 class AssessorAgreement(Widget):
     """Two assessors' binary judgments of the same documents -> Cohen's kappa, the agreement
     table, and each system's AP and ordering under each assessor's judgments (chapter 09).
@@ -174,7 +179,7 @@ class AssessorAgreement(Widget):
                 w.ToggleButton(
                     value=bool(v),
                     description=doc,
-                    tooltip=f"assessor {a + 1}: is {doc} relevant?",
+                    tooltip=_("assessor {a}: is {doc} relevant?").format(a=a + 1, doc=doc),
                     # as wide as its document id: a fixed width cut ids such as "W020" to
                     # "W0…" (the button's padding takes 1.5em of it)
                     layout=w.Layout(width="auto", min_width="3em"),
@@ -191,12 +196,14 @@ class AssessorAgreement(Widget):
         self.widget = w.VBox(
             [
                 w.HTML(
-                    "<b>Two assessors</b> — press a document to call it relevant; kappa, the "
-                    "agreement table and the two orderings of the systems follow"
+                    _(
+                        "<b>Two assessors</b> — press a document to call it relevant; kappa, "
+                        "the agreement table and the two orderings of the systems follow"
+                    )
                 ),
-                w.HTML("assessor 1"),
+                w.HTML(_("assessor 1")),
                 w.HBox(self.buttons[0], layout=w.Layout(flex_flow="row wrap")),
-                w.HTML("assessor 2"),
+                w.HTML(_("assessor 2")),
                 w.HBox(self.buttons[1], layout=w.Layout(flex_flow="row wrap")),
                 figure_box(self.image, self.readout_html),
                 self.table_html,
@@ -271,18 +278,18 @@ class AssessorAgreement(Widget):
         n = int(counts.sum())
         observed = float(np.trace(counts)) / n
         row, column = counts.sum(axis=1) / n, counts.sum(axis=0) / n
-        self.scores = {"assessor 1": self._ap(one), "assessor 2": self._ap(two)}
+        self.scores = {N_("assessor 1"): self._ap(one), N_("assessor 2"): self._ap(two)}
         self.counts = counts
         self.values = {
-            "documents": n,
-            "both relevant": int(counts[1, 1]),
-            "both not relevant": int(counts[0, 0]),
-            "relevant for 1 only": int(counts[1, 0]),
-            "relevant for 2 only": int(counts[0, 1]),
-            "P(A) observed agreement": observed,
-            "P(E) chance agreement": float(np.dot(row, column)),
+            N_("documents"): n,
+            N_("both relevant"): int(counts[1, 1]),
+            N_("both not relevant"): int(counts[0, 0]),
+            N_("relevant for 1 only"): int(counts[1, 0]),
+            N_("relevant for 2 only"): int(counts[0, 1]),
+            N_("P(A) observed agreement"): observed,
+            N_("P(E) chance agreement"): float(np.dot(row, column)),
             "Cohen kappa": cohen_kappa(one, two, labels=_LABELS),
-            "Kendall tau of the system orderings": _tau(
+            N_("Kendall tau of the system orderings"): _tau(
                 self.scores["assessor 1"], self.scores["assessor 2"]
             ),
         }
@@ -293,16 +300,16 @@ class AssessorAgreement(Widget):
 
     def readout(self) -> str:
         """The numbers as text, then the two orderings of the systems (best first)."""
-        orders = "\n".join(f"order by AP ({who}): {o}" for who, o in self.orders.items())
+        orders = "\n".join(_(ORDER).format(who=_(who), order=o) for who, o in self.orders.items())
         return super().readout() + "\n" + orders
 
     def _table(self) -> str:
         c = self.counts
         cells = [
-            ("", "2: relevant", "2: not relevant", "total"),
-            ("1: relevant", c[1, 1], c[1, 0], c[1].sum()),
-            ("1: not relevant", c[0, 1], c[0, 0], c[0].sum()),
-            ("total", c[:, 1].sum(), c[:, 0].sum(), c.sum()),
+            ("", _("2: relevant"), _("2: not relevant"), _("total")),
+            (_("1: relevant"), c[1, 1], c[1, 0], c[1].sum()),
+            (_("1: not relevant"), c[0, 1], c[0, 0], c[0].sum()),
+            (_("total"), c[:, 1].sum(), c[:, 0].sum(), c.sum()),
         ]
         rows = "".join(
             "<tr>"
@@ -311,7 +318,7 @@ class AssessorAgreement(Widget):
             for r in cells
         )
         orders = "".join(
-            f"<div>order by AP ({html.escape(who)}): {html.escape(o)}</div>"
+            f"<div>{html.escape(_(ORDER).format(who=_(who), order=o))}</div>"
             for who, o in self.orders.items()
         )
         return f"<table>{rows}</table>{orders}"
@@ -331,14 +338,14 @@ class AssessorAgreement(Widget):
             [self.scores["assessor 1"][s] for s in self.systems],
             0.4,
             color="C0",
-            label="judged by assessor 1",
+            label=_("judged by assessor 1"),
         )
         ax.barh(
             y - 0.2,
             [self.scores["assessor 2"][s] for s in self.systems],
             0.4,
             color="C1",
-            label="judged by assessor 2",
+            label=_("judged by assessor 2"),
         )
         ax.set_yticks(y, self.systems)
         ax.figure.subplots_adjust(left=room_for_labels(ax.figure, self.systems))  # names whole
@@ -347,9 +354,8 @@ class AssessorAgreement(Widget):
         # no legend (redrawn over the data at every change, it would double the cost): the
         # title says which bar is which
         # (right-aligned: the room the names take on the left is the title's too)
-        ax.set_title(
-            "AP by system: assessor 1 (upper bar, blue), 2 (lower, orange)", fontsize=9, loc="right"
-        )
+        title = _("AP by system: assessor 1 (upper bar, blue), 2 (lower, orange)")
+        ax.set_title(title, fontsize=9, loc="right")
         ax.grid(alpha=0.3, axis="x")
 
     def show_static(self) -> None:
@@ -357,7 +363,7 @@ class AssessorAgreement(Widget):
         from IPython.display import HTML, Image, display
 
         rows = "".join(
-            f"<div>assessor {a + 1}: "
+            f"<div>{_('assessor {a}:').format(a=a + 1)} "
             + " ".join(
                 f"<b>{html.escape(d)}</b>" if v else html.escape(d)
                 for d, v in zip(self.items, self.judgments[a], strict=True)
@@ -365,7 +371,7 @@ class AssessorAgreement(Widget):
             + "</div>"
             for a in (0, 1)
         )
-        display(HTML(rows + " <i>(bold: judged relevant)</i>"))
+        display(HTML(rows + f" <i>{_('(bold: judged relevant)')}</i>"))
         if self.image is not None:
             display(Image(data=self.image.value, format="png"))
         display(HTML(self.readout_html.value + self.table_html.value))

@@ -27,6 +27,7 @@ import ipywidgets as w
 import numpy as np
 
 from ...validation import check_scalar, describe
+from ..i18n import N_, _
 from .canvas import BlitCanvas, free_legend_place
 
 __all__ = [
@@ -51,6 +52,8 @@ KEPT_CANVASES = 6
 TEXT = "var(--jp-content-font-color1, #111)"
 ERROR = "var(--jp-error-color1, #b00)"
 MUTED = "var(--jp-content-font-color3, #777)"
+#: The text form of a widget (after its class name).
+INTERACTIVE = N_("widget (interactive when the notebook runs)")
 
 
 # --- checks shared by the widgets ------------------------------------------------------------
@@ -162,7 +165,7 @@ def table_html(values: dict[str, float], stale: bool = False) -> str:
     from .. import style
 
     rows = "".join(
-        f"<tr><td style='padding-right:1em'>{html.escape(name)}</td>"
+        f"<tr><td style='padding-right:1em'>{html.escape(_(name))}</td>"
         f"<td style='text-align:right'><b>{number(value, name)}</b></td></tr>"
         for name, value in values.items()
     )
@@ -264,7 +267,7 @@ class Widget:
                 if legend is not None:
                     legend.set_loc(at)
 
-        for _ in range(2):  # (a first drawing measures the legend, a second may move it)
+        for _attempt in range(2):  # (a first drawing measures the legend, a second may move it)
             drawn_before = self._canvas
             self._render(
                 lambda ax, at=place: draw(ax, at),
@@ -304,13 +307,13 @@ class Widget:
     def readout(self) -> str:
         """The readout as text: one ``name = value`` per line, counts as integers, percentages
         to 2 decimals with a ``%`` sign and other values to 4 decimals."""
-        return "\n".join(f"{name} = {number(value, name)}" for name, value in self.values.items())
+        return "\n".join(f"{_(n)} = {number(value, n)}" for n, value in self.values.items())
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         # A short, stable text form: the default repr of a widget lists every child's state
         # (PNG bytes included), which would differ from one matplotlib version to another.
         return {
-            "text/plain": f"{type(self).__name__} widget (interactive when the notebook runs)",
+            "text/plain": f"{type(self).__name__} {_(INTERACTIVE)}",
             "application/vnd.jupyter.widget-view+json": {
                 "version_major": 2,
                 "version_minor": 0,

@@ -46,6 +46,7 @@ from ...measures.paired import check_resamples, check_seed
 from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
 from ...validation import preview
 from .. import plots
+from ..i18n import N_, _
 from ._input import _check_tables
 from .base import ERROR, Widget, figure_box, nice_limit, table_html
 
@@ -94,23 +95,23 @@ class CompareSystems(Widget):
         self.a = w.Dropdown(
             options=self.systems,
             value=a,
-            description="system A",
-            tooltip="the baseline",
+            description=_("system A"),
+            tooltip=_("the baseline"),
             layout=_MENU,
             style=_MENU_STYLE,
         )
         self.b = w.Dropdown(
             options=self.systems,
             value=b,
-            description="system B",
-            tooltip="the system compared with A",
+            description=_("system B"),
+            tooltip=_("the system compared with A"),
             layout=_MENU,
             style=_MENU_STYLE,
         )
         self.measure = w.Dropdown(
             options=self.measures,
             value=measure,
-            description="measure",
+            description=_("measure"),
             layout=_MENU,
             style=_MENU_STYLE,
         )
@@ -121,8 +122,10 @@ class CompareSystems(Widget):
         self.widget = w.VBox(
             [
                 w.HTML(
-                    "<b>Comparing two systems</b> — choose systems A and B and a measure; the "
-                    "bars show B − A query by query"
+                    _(
+                        "<b>Comparing two systems</b> — choose systems A and B and a measure; "
+                        "the bars show B − A query by query"
+                    )
                 ),
                 w.HBox([self.a, self.b, self.measure], layout=w.Layout(flex_flow="row wrap")),
                 figure_box(self.image, self.readout_html),
@@ -228,26 +231,25 @@ class CompareSystems(Widget):
     @property
     def heading(self) -> str:
         """What is compared, in words: ``A: … · B: … · measure over n queries``."""
-        return (
-            f"A: {self.a.value} · B: {self.b.value} · {self.measure.value} over "
-            f"{len(self.queries)} queries"
+        return _("A: {a} · B: {b} · {measure} over {n} queries").format(
+            a=self.a.value, b=self.b.value, measure=self.measure.value, n=len(self.queries)
         )
 
     @property
     def note(self) -> str:
         """A warning about the current choice ('' when there is none)."""
         if self.a.value == self.b.value:
-            return (
-                f"A and B are the same system ({self.a.value}): every difference is 0, there "
-                "is nothing to test (p = 1)"
-            )
+            return _(
+                "A and B are the same system ({a}): every difference is 0, there is nothing "
+                "to test (p = 1)"
+            ).format(a=self.a.value)
         if math.isnan(self.values.get("paired t-test p", 0.0)):
-            return (
+            return _(
                 "every difference B − A is the same: the paired t-test has no spread to "
                 "weigh it against (nan)"
             )
         if self.values.get("mean A") == 0:
-            return "the mean of A is 0: a gain in percent over it is undefined (nan)"
+            return _("the mean of A is 0: a gain in percent over it is undefined (nan)")
         return ""
 
     def readout(self) -> str:
@@ -255,7 +257,7 @@ class CompareSystems(Widget):
         ``name = value`` per line (4 decimals), then the note, if any."""
         lines = [self.heading, super().readout()]
         if self.note:
-            lines.append(f"note: {self.note}")
+            lines.append(f"{_('note:')} {self.note}")
         return "\n".join(lines)
 
     def update(self) -> None:
@@ -279,15 +281,15 @@ class CompareSystems(Widget):
                 )
             p_t, p_w, p_r = self._tests[choice]
         self.values = {
-            "mean A": mean_a,
-            "mean B": mean_b,
-            "difference of means (B − A)": mean_b - mean_a,
-            "gain % (B over A)": gain_percent(mean_b, mean_a) if mean_a != 0 else math.nan,
-            "queries where B is higher": int(np.count_nonzero(difference > 0)),
-            "queries where A is higher": int(np.count_nonzero(difference < 0)),
-            "paired t-test p": p_t,
-            "Wilcoxon p": p_w,
-            "randomization p": p_r,
+            N_("mean A"): mean_a,
+            N_("mean B"): mean_b,
+            N_("difference of means (B − A)"): mean_b - mean_a,
+            N_("gain % (B over A)"): gain_percent(mean_b, mean_a) if mean_a != 0 else math.nan,
+            N_("queries where B is higher"): int(np.count_nonzero(difference > 0)),
+            N_("queries where A is higher"): int(np.count_nonzero(difference < 0)),
+            N_("paired t-test p"): p_t,
+            N_("Wilcoxon p"): p_w,
+            N_("randomization p"): p_r,
         }
         note = self.note
         self.readout_html.value = (
@@ -316,7 +318,10 @@ class CompareSystems(Widget):
             # the first bar), so that the frame drawn once stays right for every A and B; above
             # the axes, right of the title, where no bar can reach it.
             ax.legend(
-                handles=[Patch(color="C0", label="B higher"), Patch(color="C3", label="A higher")],
+                handles=[
+                    Patch(color="C0", label=_("B higher")),
+                    Patch(color="C3", label=_("A higher")),
+                ],
                 loc="lower right",
                 bbox_to_anchor=(1.0, 1.0),
                 ncol=2,

@@ -11,6 +11,7 @@ import ipywidgets as w
 
 from ...measures.correlation import kendall_tau, spearman_rho
 from ...validation import describe, first_ranks
+from ..i18n import N_, _
 from ..tables import concordant_pairs
 from .base import Widget, as_list, check_position, frame_html, table_html
 
@@ -49,12 +50,14 @@ class RankCorrelation(Widget):
         self.widget = w.VBox(
             [
                 w.HTML(
-                    "<b>Rank correlation</b> — swap neighbours in either ranking "
-                    "(the ⇄ button swaps the items on its two sides)"
+                    _(
+                        "<b>Rank correlation</b> — swap neighbours in either ranking "
+                        "(the ⇄ button swaps the items on its two sides)"
+                    )
                 ),
-                w.HTML("first ranking"),
+                w.HTML(_("first ranking")),
                 self.rows[0],
-                w.HTML("second ranking"),
+                w.HTML(_("second ranking")),
                 self.rows[1],
                 self.readout_html,
                 self.pairs_html,
@@ -84,7 +87,7 @@ class RankCorrelation(Widget):
             if i < len(self.labels[which]):
                 button = w.Button(
                     description="⇄",
-                    tooltip=f"swap positions {i} and {i + 1}",
+                    tooltip=_("swap positions {i} and {j}").format(i=i, j=i + 1),
                     layout=w.Layout(width="2.6em"),
                 )
                 button.on_click(lambda _, which=which, i=i: self.swap(which, i))
@@ -97,7 +100,7 @@ class RankCorrelation(Widget):
 
         rows = "".join(
             f"<div>{name}: {' · '.join(html.escape(str(x)) for x in order)}</div>"
-            for name, order in zip(("first", "second"), self.orders, strict=True)
+            for name, order in zip((_("first"), _("second")), self.orders, strict=True)
         )
         display(HTML(rows + self.readout_html.value + self.pairs_html.value))
 
@@ -110,8 +113,8 @@ class RankCorrelation(Widget):
         }
         pairs = concordant_pairs(a, b)
         counts = pairs["verdict"].value_counts()
-        values["concordant pairs"] = int(counts.get("concordant", 0))
-        values["discordant pairs"] = int(counts.get("discordant", 0))
+        values[N_("concordant pairs")] = int(counts.get("concordant", 0))
+        values[N_("discordant pairs")] = int(counts.get("discordant", 0))
         return values, pairs
 
     def update(self) -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from ...measures.graded import VARIANTS, check_variant, dcg, dcg_curve, ideal_gains, ndcg
 from ...validation import describe, fits_a_float
 from .. import plots
+from ..i18n import N_, _
 from .base import Widget, as_list, check_position, figure_box, nice_limit, table_html
 
 __all__ = ["GradedJudgments", "VARIANT_LABELS"]
@@ -98,7 +99,7 @@ class GradedJudgments(Widget):
             w.Dropdown(
                 options=list(GRADES),
                 value=g,
-                description=f"rank {i}",
+                description=_("rank {i}").format(i=i),
                 layout=w.Layout(width="9em"),
                 style={"description_width": "4em"},
             )
@@ -107,7 +108,7 @@ class GradedJudgments(Widget):
         self.variant = w.ToggleButtons(
             options=[(VARIANT_LABELS.get(v, v), v) for v in VARIANTS],
             value=variant,
-            description="DCG formula",
+            description=_("DCG formula"),
             style={"button_width": "auto"},
             tooltips=[
                 "rel_1 + sum rel_i / log2(i)",
@@ -121,7 +122,7 @@ class GradedJudgments(Widget):
         self.widget = w.VBox(
             [
                 w.HTML(
-                    "<b>Graded judgments</b> — choose the grade of each rank and the DCG formula"
+                    _("<b>Graded judgments</b> — choose the grade of each rank and the DCG formula")
                 ),
                 w.HBox(self.grades[:5]),
                 w.HBox(self.grades[5:10]),
@@ -160,12 +161,12 @@ class GradedJudgments(Widget):
         best = ideal_gains(gains, judged)[: len(gains)]
         self.values = {
             "DCG": dcg(gains, variant=variant),
-            "ideal DCG": dcg(best, variant=variant),
+            N_("ideal DCG"): dcg(best, variant=variant),
             "nDCG": ndcg(gains, k=len(gains), ideal=judged, variant=variant),
         }
         self.readout_html.value = (
-            f"<div>formula: {VARIANT_LABELS.get(variant, variant)}</div>"
-            f"<div>gains: {gains}</div>" + table_html(self.values)
+            f"<div>{_('formula:')} {VARIANT_LABELS.get(variant, variant)}</div>"
+            f"<div>{_('gains:')} {gains}</div>" + table_html(self.values)
         )
         curves = {"DCG": dcg_curve(gains, variant), "ideal DCG": dcg_curve(best, variant)}
         # The y axis fits the best DCG of the formula (every grade at its highest), so that it

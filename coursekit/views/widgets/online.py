@@ -25,6 +25,7 @@ from ...measures.clicks import as_probabilities
 from ...measures.paired import check_seed
 from ...measures.simulation import CLICK_MODELS, SessionSimulator
 from ...validation import check_positive_int, describe, first_ranks, fits_a_float, preview
+from ..i18n import N_, _
 from .base import Widget, as_list, figure_box, table_html, text_keys
 
 __all__ = ["OnlineExperiment"]
@@ -36,7 +37,9 @@ Z_LIMIT = 8.0
 # wide enough for "position-based" and "bm25_b0_stem" beside a 6em description (16em cut
 # them: the menu's arrow takes about 2em of its box)
 _MENU = w.Layout(width="19em")
-HEADER = "<b>A/B test or interleaving?</b> — choose two systems and the users, then N"
+#: How a verdict line starts (the method named: "A/B" or "interleaving").
+VERDICT = N_("{method} verdict:")
+HEADER = N_("<b>A/B test or interleaving?</b> — choose two systems and the users, then N")
 _MENU_STYLE = {"description_width": "6em"}
 
 
@@ -134,8 +137,8 @@ class OnlineExperiment(Widget):
         n_sessions = self._check_sessions(n_sessions)
         self.simulation(a, b, click_model)  # the starting choice, simulated now
         super().__init__()  # the arguments are checked: build the widget
-        menus = [("system A", self.systems, a), ("system B", self.systems, b)]
-        menus.append(("users click", list(CLICK_MODELS), click_model))
+        menus = [(_("system A"), self.systems, a), (_("system B"), self.systems, b)]
+        menus.append((_("users click"), list(CLICK_MODELS), click_model))
         self.a, self.b, self.model = (
             w.Dropdown(options=o, value=v, description=d, layout=_MENU, style=_MENU_STYLE)
             for d, o, v in menus
@@ -144,7 +147,7 @@ class OnlineExperiment(Widget):
             value=n_sessions,
             min=1,
             max=self.max_sessions,
-            description="sessions N",
+            description=_("sessions N"),
             continuous_update=False,
             layout=w.Layout(width="30em"),
             style=_MENU_STYLE,
@@ -155,7 +158,7 @@ class OnlineExperiment(Widget):
         self.update()
         self.widget = w.VBox(
             [
-                w.HTML(HEADER),
+                w.HTML(_(HEADER)),
                 w.HBox([self.a, self.b, self.model], layout=w.Layout(flex_flow="row wrap")),
                 self.sessions,
                 figure_box(self.image, self.readout_html),
@@ -280,36 +283,41 @@ class OnlineExperiment(Widget):
         shown_a, shown_b = int(c["shown_a"][i]), int(c["shown_b"][i])
         nan = float("nan")
         self.values = {
-            "sessions": i + 1,
-            "A/B: sessions shown A": shown_a,
-            "A/B: sessions shown B": shown_b,
-            "A/B: mean RR of first click, A": float(c["rr_a"][i] / shown_a) if shown_a else nan,
-            "A/B: mean RR of first click, B": float(c["rr_b"][i] / shown_b) if shown_b else nan,
+            N_("sessions"): i + 1,
+            N_("A/B: sessions shown A"): shown_a,
+            N_("A/B: sessions shown B"): shown_b,
+            N_("A/B: mean RR of first click, A"): float(c["rr_a"][i] / shown_a) if shown_a else nan,
+            N_("A/B: mean RR of first click, B"): float(c["rr_b"][i] / shown_b) if shown_b else nan,
             "A/B: z (B − A)": float(c["z_ab"][i]),
-            "interleaving: A wins": int(c["wins_a"][i]),
-            "interleaving: B wins": int(c["wins_b"][i]),
-            "interleaving: ties": int(c["ties"][i]),
+            N_("interleaving: A wins"): int(c["wins_a"][i]),
+            N_("interleaving: B wins"): int(c["wins_b"][i]),
+            N_("interleaving: ties"): int(c["ties"][i]),
             "interleaving: z (B − A)": float(c["z_interleaving"][i]),
         }
         self.verdicts = {
             "A/B": self._verdict(self.values["A/B: z (B − A)"]),
-            "interleaving": self._verdict(self.values["interleaving: z (B − A)"]),
+            N_("interleaving"): self._verdict(self.values["interleaving: z (B − A)"]),
         }
         self.readout_html.value = table_html(self.values) + "".join(
-            f"<div>{method} verdict: <b>{text}</b></div>" for method, text in self.verdicts.items()
+            f"<div>{_(VERDICT).format(method=_(m))} <b>{t}</b></div>"
+            for m, t in self.verdicts.items()
         )
         self._render(self._draw, key="z", data=self._lines)
 
     def _verdict(self, z: float) -> str:
         if not np.isfinite(z) or abs(z) < Z_CRITICAL:
-            return "no verdict yet (|z| < 1.96)"
+            return _("no verdict yet (|z| < 1.96)")
         better = self.b.value if z > 0 else self.a.value
-        return f"{better} is better (|z| >= 1.96)"
+        return _("{better} is better (|z| >= 1.96)").format(better=better)
 
     def readout(self) -> str:
         """A line naming A, B and the click model, the numbers, then the two verdicts."""
-        head = f"A: {self.a.value} · B: {self.b.value} · {self.model.value} clicks"
-        verdicts = "\n".join(f"{m} verdict: {t}" for m, t in self.verdicts.items())
+        head = _("A: {a} · B: {b} · {model} clicks").format(
+            a=self.a.value, b=self.b.value, model=self.model.value
+        )
+        verdicts = "\n".join(
+            f"{_(VERDICT).format(method=_(m))} {t}" for m, t in self.verdicts.items()
+        )
         return f"{head}\n{super().readout()}\n{verdicts}"
 
     def _curves(self) -> list:
@@ -322,16 +330,16 @@ class OnlineExperiment(Widget):
         return self._curves() + [None, None]
 
     def _draw(self, ax) -> None:
-        (x, z_ab), (_, z_inter), marker = self._curves()
-        ax.plot(x, z_ab, color="C0", label="A/B test (RR of first click)")
-        ax.plot(x, z_inter, color="C1", label="interleaving (team draft)")
+        (x, z_ab), (_x, z_inter), marker = self._curves()
+        ax.plot(x, z_ab, color="C0", label=_("A/B test (RR of first click)"))
+        ax.plot(x, z_inter, color="C1", label=_("interleaving (team draft)"))
         ax.plot(*marker, color="black", lw=0.8, ls=":", label="N")
         for level in (Z_CRITICAL, -Z_CRITICAL):
             ax.plot([1, self.max_sessions], [level, level], color="grey", lw=0.8, ls="--")
         ax.set_xlim(1, self.max_sessions)
         ax.set_ylim(-Z_LIMIT, Z_LIMIT)
-        ax.set_xlabel("sessions")
+        ax.set_xlabel(_("sessions"))
         ax.set_ylabel("z (B − A)")
-        ax.set_title("Evidence by sessions (dashed: |z| = 1.96)")
+        ax.set_title(_("Evidence by sessions (dashed: |z| = 1.96)"))
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", fontsize="small")

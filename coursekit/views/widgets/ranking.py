@@ -21,6 +21,7 @@ from ...measures.ranked import (
 )
 from ...validation import as_grades, check_n_relevant, check_positive_int
 from .. import plots
+from ..i18n import _
 from .base import Widget, check_in_range, check_position, figure_box, table_html
 
 __all__ = ["RelevanceToggler"]
@@ -44,8 +45,8 @@ def pr_html(rows: dict[str, np.ndarray]) -> str:
     """The P(k)/R(k) table turned sideways (one column per rank), 2 decimals, scrolling
     sideways inside the output area when the ranks do not fit."""
     cells = {
-        "rank k": [str(k) for k in rows["k"]],
-        "relevant": ["✓" if r else "·" for r in rows["relevant"]],
+        _("rank k"): [str(k) for k in rows["k"]],
+        _("relevant"): ["✓" if r else "·" for r in rows["relevant"]],
         "TP": [str(t) for t in rows["TP"]],
         "P(k)": [f"{p:.2f}" for p in rows["precision"]],
         "R(k)": [f"{r:.2f}" for r in rows["recall"]],
@@ -112,7 +113,7 @@ class RelevanceToggler(Widget):
             w.ToggleButton(
                 value=bool(r),
                 description=str(i),
-                tooltip=f"rank {i}: relevant?",
+                tooltip=_("rank {i}: relevant?").format(i=i),
                 layout=w.Layout(width="3.2em"),
             )
             for i, r in enumerate(start, start=1)
@@ -122,11 +123,11 @@ class RelevanceToggler(Widget):
             value=n_relevant if n_relevant is not None else found,
             min=0,
             max=MAX_RANKS,
-            description="relevant in total",
+            description=_("relevant in total"),
             style={"description_width": "initial"},
             layout=w.Layout(width="14em"),
         )
-        self.k = w.IntSlider(value=k, min=1, max=length, description="k for P@k")
+        self.k = w.IntSlider(value=k, min=1, max=length, description=_("k for P@k"))
         self.table_html = w.HTML()
         for control in (*self.buttons, self.n_relevant, self.k):
             control.observe(lambda _: self.update(), names="value")
@@ -189,7 +190,7 @@ class RelevanceToggler(Widget):
 
         # the legend where it hides no point of the curve (a place found on the last drawing)
         self._render_clear(
-            lambda ax, at: plots.pr_curve(rels, n, ax=ax, label="ranking", legend_loc=at),
+            lambda ax, at: plots.pr_curve(rels, n, ax=ax, label=_("ranking"), legend_loc=at),
             key=(),
             lines=data(),
         )

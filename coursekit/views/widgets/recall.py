@@ -19,6 +19,7 @@ from ...measures.ranked import (
 from ...measures.recall_oriented import f_prime, mor, pres
 from ...validation import check_choice
 from .. import plots
+from ..i18n import N_, _
 from .base import ERROR, SMALL, Widget, as_list, check_in_range, figure_box, table_html
 
 __all__ = ["RecallOriented"]
@@ -74,7 +75,7 @@ def recall_values(ranks: list[int], n: int, n_max: int, beta: float) -> dict[str
     found = sum(rels[:n_max])
     return {
         "AP (at N_max)": ap,
-        "recall (at N_max)": found / n,
+        N_("recall (at N_max)"): found / n,
         f"F′ (β={beta:g})": f_prime(ap, found / n, beta),
         "PRES": pres(rels, n, n_max),
         "MOR": mor(rels, n, n_max),
@@ -117,20 +118,20 @@ class RecallOriented(Widget):
         style = {"description_width": "initial"}
         self.ranks = w.Text(
             value=ranks if isinstance(ranks, str) else ", ".join(map(str, ranks)),
-            description="ranks of the relevant documents found",
+            description=_("ranks of the relevant documents found"),
             style=style,
             continuous_update=False,
             layout=w.Layout(width="32em"),
         )
         self.n_relevant = w.BoundedIntText(
-            value=n_relevant, min=1, max=LIMIT, description="relevant in total", style=style
+            value=n_relevant, min=1, max=LIMIT, description=_("relevant in total"), style=style
         )
         self.n_max = w.BoundedIntText(
-            value=n_max, min=1, max=LIMIT, description="N_max (documents examined)", style=style
+            value=n_max, min=1, max=LIMIT, description=_("N_max (documents examined)"), style=style
         )
         low, high = BETA_RANGE
         self.beta = w.FloatSlider(
-            value=beta, min=low, max=high, step=0.25, description="β for F′", style=style
+            value=beta, min=low, max=high, step=0.25, description=_("β for F′"), style=style
         )
         self.presets = [
             w.Button(description=name, tooltip=f"ranks {ranks}", layout=SMALL)
@@ -145,7 +146,7 @@ class RecallOriented(Widget):
         self.update()
         self.widget = w.VBox(
             [
-                w.HTML("<b>Recall-oriented measures</b> — where are the relevant documents?"),
+                w.HTML(_("<b>Recall-oriented measures</b> — where are the relevant documents?")),
                 w.HBox(self.presets),
                 self.ranks,
                 w.HBox([self.n_relevant, self.n_max]),
@@ -177,9 +178,12 @@ class RecallOriented(Widget):
     def _stale(self, error: Exception) -> None:
         """Say what is wrong, and mark the readout and the figure as out of date."""
         self.message.value = (
-            f"<div style='color:{ERROR}'><b>Not updated:</b> {html.escape(str(error))}.<br>"
-            "The readout (struck through) is that of the last valid input; the figure is "
-            "hidden until the input is valid again.</div>"
+            f"<div style='color:{ERROR}'><b>{_('Not updated:')}</b> {html.escape(str(error))}.<br>"
+            + _(
+                "The readout (struck through) is that of the last valid input; the figure is "
+                "hidden until the input is valid again."
+            )
+            + "</div>"
         )
         self.readout_html.value = table_html(self.values, stale=True)
         if self.image is not None:
@@ -209,7 +213,7 @@ class RecallOriented(Widget):
             return [(ranks, np.minimum(ranks, n)), (ranks, np.zeros_like(ranks)), (ranks, found)]
 
         def draw(ax):
-            plots.recall_rank(rels, n, n_max, ax=ax, label="this list")
+            plots.recall_rank(rels, n, n_max, ax=ax, label=_("this list"))
             # the legend beside the axes, where no curve can reach it (inside, it hid "this
             # list" wherever the documents were moved)
             ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small", borderaxespad=0)

@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ...measures.setbased import accuracy, f_measure, precision, recall
 from .. import plots
+from ..i18n import N_, _
 from .base import Widget, check_in_range, figure_box, table_html
 
 __all__ = ["SetBasedExplorer"]
@@ -65,10 +66,10 @@ class SetBasedExplorer(Widget):
                 layout=w.Layout(width="30em"),
             )
             for name, value, label in (
-                ("tp", tp, "TP: relevant, retrieved"),
-                ("fp", fp, "FP: retrieved, not relevant"),
-                ("fn", fn, "FN: relevant, missed"),
-                ("tn", tn, "TN: neither"),
+                ("tp", tp, _("TP: relevant, retrieved")),
+                ("fp", fp, _("FP: retrieved, not relevant")),
+                ("fn", fn, _("FN: relevant, missed")),
+                ("tn", tn, _("TN: neither")),
             )
         }
         self.beta = w.FloatLogSlider(
@@ -77,7 +78,7 @@ class SetBasedExplorer(Widget):
             min=-3,
             max=3,
             step=0.25,
-            description="β (recall weight)",
+            description=_("β (recall weight)"),
             style=style,
             continuous_update=False,
         )
@@ -124,12 +125,12 @@ class SetBasedExplorer(Widget):
         p, r = precision(retrieved, relevant), recall(retrieved, relevant)
         n_docs = max(len(docs), 1)
         self.values = {
-            "precision": p,
-            "recall": r,
+            N_("precision"): p,
+            N_("recall"): r,
             f"F_beta (beta={self.beta.value:.3g})": f_measure(p, r, self.beta.value),
-            "F1 (harmonic mean)": f_measure(p, r),
-            "arithmetic mean": (p + r) / 2,
-            "accuracy": accuracy(retrieved, relevant, n_docs) if docs else 0.0,
+            N_("F1 (harmonic mean)"): f_measure(p, r),
+            N_("arithmetic mean"): (p + r) / 2,
+            N_("accuracy"): accuracy(retrieved, relevant, n_docs) if docs else 0.0,
         }
         self.readout_html.value = table_html(self.values)
 
@@ -138,9 +139,9 @@ class SetBasedExplorer(Widget):
 
         def draw(ax):
             plots.value_bars(
-                {"" if x == beta else x: v for x, v in self.values.items()},
+                {"" if x == beta else _(x): v for x, v in self.values.items()},
                 ax=ax,
-                title="Set-based measures",
+                title=_("Set-based measures"),
             )
             ax.figure.subplots_adjust(left=0.36)  # room for the labels
             # F_beta's name as a text of the axes where its tick label would be (that label
