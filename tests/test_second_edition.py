@@ -167,8 +167,10 @@ def test_erratum_labels_use_the_short_citations():
     assert labels
     from coursekit.course.sources import SHORT
 
+    # the third edition's errata correct the course's own second edition: no source to cite
+    own = ("this course, second edition, chapter ",)
     for label in labels:
-        assert any(label.startswith(short) for short in SHORT.values()), label
+        assert any(label.startswith(short) for short in (*SHORT.values(), *own)), label
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,6 @@ from . import deadline, freetext, regrade
 from .config import GraderConfig
 from .gradebook import assign_owners, kept, modification_times, write_results
 from .integrity import write_report
-from .keycheck import check_keys
 from .ownership import flag_duplicates
 from .report import Grade, grades_csv, keep_previous, write, write_feedback
 from .roster import Roster
@@ -29,7 +28,6 @@ from .roster import Roster
 class Plan:
     """What a run was told beyond grading, checked (see the module)."""
 
-    questions: dict[str, list[Any]]  # every key's questions, loaded and checked
     chapters: dict[str, freetext.Chapter]  # every chapter's free-text questions
     only: list[str] | None = None
     late: deadline.LateRule | None = None
@@ -47,15 +45,17 @@ def _owner(owners: Any, name: str) -> str:
 def prepare(
     config: GraderConfig,
     keys_dir: Path,
+    points: Mapping[str, Mapping[str, float]],
     roster: Roster | None,
     owners: Any,
     found: Sequence[tuple[Path, str]],
     out: Path,
 ) -> tuple[Plan, list[tuple[Path, str]]]:
     """The run's :class:`Plan` and the submissions to grade (all, or ``--only``'s), every
-    option checked; a ValueError (file:line, or the option) before anything is written."""
-    questions, points = check_keys(keys_dir)
-    plan = Plan(questions, freetext.chapters_of(keys_dir, points))
+    option checked (``points``: the keys' free-text points, from
+    :func:`.keycheck.check_keys_apart`); a ValueError (file:line, or the option) before
+    anything is written."""
+    plan = Plan(freetext.chapters_of(keys_dir, points))
     ids = list(roster.ids) if roster is not None else None
     plan.only = regrade.only_ids(config.only, config.roster)
     selected = list(found)

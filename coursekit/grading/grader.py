@@ -64,7 +64,7 @@ from .gradebook import owners_of
 from .intake import chapter_of, find_submissions, parse_notebook, read_submission
 from .integrity import recorded
 from .isolation import grade_in_worker
-from .keycheck import check_keys
+from .keycheck import check_keys_apart
 from .marking import mark, read_answers
 from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, write_feedback
@@ -91,8 +91,8 @@ class Keys(Mapping[str, list]):
     asked for: a run grading one chapter does not pay for computing the others' answers.
     Every key file is compiled at once, so one with a syntax error stops the run before it
     starts; one that fails when run raises a RuntimeError for each submission of its chapter
-    (a "grader error" in its row). The batch grader checks every key first
-    (:mod:`.keycheck`) and gives them here (:meth:`preload`)."""
+    (a "grader error" in its row). The batch grader checks every key first, in a process of
+    its own (:func:`.keycheck.check_keys_apart`), then loads here only the chapters it grades."""
 
     def __init__(self, keys_dir: Path) -> None:
         self._paths = {p.stem: p for p in sorted(Path(keys_dir).glob("[0-9][0-9]_*.py"))}
@@ -113,10 +113,6 @@ class Keys(Mapping[str, list]):
         if isinstance(key, str):
             raise RuntimeError(f"the answer key {self._paths[chapter].name} fails: {key}")
         return key
-
-    def preload(self, loaded: Mapping[str, list[Value | Choice | Function]]) -> None:
-        """Take the keys already loaded (and checked) of ``loaded``, by chapter."""
-        self._loaded.update({c: k for c, k in loaded.items() if c in self._paths})
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)
@@ -313,9 +309,10 @@ def grade_folder(
     if out == submissions or submissions in out.parents:
         raise ValueError("the output folder must not be inside the submissions folder")
     keys_dir = config.keys.resolve()
-    checked, _ = check_keys(keys_dir)  # a broken key stops the run here: nothing written
+    # every key checked, in a process of its own: a broken one stops the run here, nothing
+    # written; the grader then loads only the keys of the chapters it grades
+    points = check_keys_apart(keys_dir)
     keys = load_keys(keys_dir)
-    keys.preload(checked)
     if config.sandboxed:
         _refuse_visible({"the answer keys": keys_dir, "SUBMISSIONS": submissions, "OUT": out})
     personal = None  # graded variants: the secret and the roster (never in the config)
@@ -333,7 +330,7 @@ def grade_folder(
     every = find_submissions(submissions)
     # --only, --manual, --deadline checked (and the keys' free-text questions read): the run
     # stops here on a problem, before anything is written
-    plan, found = finish.prepare(config, keys_dir, roster, owners, every, out)
+    plan, found = finish.prepare(config, keys_dir, points, roster, owners, every, out)
     top = Path(tempfile.mkdtemp(prefix="coursekit-grade-"))
 
     async def all_submissions() -> list[Grade]:
