@@ -79,8 +79,8 @@ EXAMPLES: tuple[Example, ...] = (
         notes=(
             "The two tables differ on document 990 (rank 14): unmarked in §IV.1, relevant in "
             "§IV.4. Each table is used for its own section. The R/P annotations of the first "
-            "four relevant documents are printed three rows below them (beside ranks 4, 5, 6, "
-            "9 instead of 1, 2, 4, 6); the ranks of the 'x' marks are trusted, because the "
+            "four relevant documents are printed two or three rows below them (beside ranks 4, 5, "
+            "6, 9 instead of 1, 2, 4, 6); the ranks of the 'x' marks are trusted, because the "
             "printed precisions 1/1, 2/2, 3/4, 4/6 only fit those ranks. 6/14 = 0.4286 is "
             "printed truncated as 0.42 (5/13 = 0.3846 is rightly 0.38 to two decimals), and "
             "the mean of the printed terms, 0.7028, is truncated again to 0.702: the printed "

@@ -173,11 +173,12 @@ def kendall_tau(
     b: Sequence[Any] | Mapping[Any, float],
     variant: str = "b",
 ) -> float:
-    """Kendall's tau (Kendall 1938) from concordant (C) and discordant (D) pairs.
+    """Kendall's tau (Kendall 1938) from the n_c concordant and n_d discordant pairs.
 
-    * ``"a"``: tau_a = (C − D) / (K(K − 1)/2), every pair in the denominator, ties included;
-    * ``"b"``: tau_b = (C − D) / sqrt((C + D + T_a)(C + D + T_b)), where T_a (T_b) counts pairs
-      tied in the first (second) ranking only; equals ``scipy.stats.kendalltau``.
+    * ``"a"``: tau_a = (n_c − n_d) / (K(K − 1)/2), every pair in the denominator, ties included;
+    * ``"b"``: tau_b = (n_c − n_d) / sqrt((n_c + n_d + T_a)(n_c + n_d + T_b)), where T_a
+      (T_b) counts pairs tied in the first (second) ranking only; equals
+      ``scipy.stats.kendalltau``.
 
     Without ties both equal P(same order) − P(opposite order).
 

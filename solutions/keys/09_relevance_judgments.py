@@ -8,13 +8,16 @@ exercise's data. ``generate(None)`` gives the public example's data cell and que
 every statement of the text holds: 200 documents, the two assessors' shares of "relevant"
 differ (so pooling changes kappa), the three assessors split on two documents at least, the ranking
 has 8 ranks with 3 relevant, 3 non-relevant and 2 unjudged documents, an unjudged one above a
-relevant one, and the topic has more judged relevant documents than the ranking retrieves.
+relevant one, and the topic has more judged relevant documents than the ranking retrieves;
+of the two unjudged documents one was in the judging pool (not sampled), above a relevant one,
+and the other outside the pool (q10, infAP).
 The three choices are about the text, not the data (a lenient assessor, a new system after
 pooling, kappa of skewed labels): they differ between students by the order of their options.
 Hidden inputs (``hidden=``) are used by the grader only.
 
 Variant space: the four counts of the 2 x 2 table, the Fleiss table, the ranking and R, N:
-every value question varies (q3, of a four-document Fleiss table, takes 12 values or more).
+every value question varies (q3, of a four-document Fleiss table, takes 12 values or more;
+q10 also draws which unjudged document was pooled).
 """
 
 import coursekit as ck
@@ -25,6 +28,7 @@ COUNTS = (120, 50, 20, 10)  # both yes, both no, yes / no, no / yes
 FLEISS = [[3, 0], [2, 1], [0, 3], [1, 2]]
 RANKING = [1, None, 0, 1, None, 0, 0, 1]
 N_RELEVANT, N_NONRELEVANT = 4, 5
+POOLED = [False, True, False, False, False, False, False, False]  # in the pool, not sampled
 N_DOCS, N_ASSESSORS = 200, 3
 
 
@@ -93,7 +97,29 @@ def scott_pi(a: list, b: list) -> float:
     return float("nan") if p_e >= 1 else _kappa(p_a, p_e)
 
 
-def _fits(counts, fleiss, ranking, n_rel, n_nonrel) -> bool:
+def infap_by_hand(ranking: list, pooled: list, n_rel: int, own_document=True) -> float:
+    """infAP term by term: E[P@k] = 1/k + ((k - 1)/k) (|pool above| / (k - 1)) (rel + eps) /
+    (rel + nonrel + 2 eps) at each retrieved relevant rank k (E[P@1] = 1), summed, over R;
+    without ``own_document`` (a slip) the 1/k of the relevant document itself is left out:
+    E[P@k] = (|pool above| / (k - 1)) (rel + eps) / (rel + nonrel + 2 eps)."""
+    eps = ck.measures.incomplete.INFAP_EPSILON
+    total, rel, nonrel, in_pool = 0.0, 0, 0, 0
+    for k, (g, p) in enumerate(zip(ranking, pooled, strict=True), start=1):
+        if g is not None and g >= 1:
+            share = (rel + eps) / (rel + nonrel + 2 * eps)
+            if k == 1:
+                total += 1.0
+            elif own_document:
+                total += 1 / k + (k - 1) / k * in_pool / (k - 1) * share
+            else:
+                total += in_pool / (k - 1) * share
+        rel += g is not None and g >= 1
+        nonrel += g is not None and g < 1
+        in_pool += g is not None or p
+    return total / n_rel
+
+
+def _fits(counts, fleiss, ranking, n_rel, n_nonrel, pooled) -> bool:
     """Whether data drawn for a student keep every statement of the text true."""
     both_yes, both_no, yes_no, no_yes = counts
     judged = [g for g in ranking if g is not None]
@@ -115,6 +141,10 @@ def _fits(counts, fleiss, ranking, n_rel, n_nonrel) -> bool:
         and n_rel > 3
         and n_nonrel >= 3
         and n_rel != n_nonrel
+        and len(pooled) == len(ranking)
+        and sum(pooled) == 1
+        and ranking[pooled.index(True)] is None  # the pooled one is unjudged
+        and 1 in ranking[pooled.index(True) :]  # and above a relevant document
     )
 
 
@@ -127,11 +157,14 @@ def _draw(rng):
         fleiss = [[k, N_ASSESSORS - k] for k in (int(x) for x in rng.integers(0, 4, size=4))]
         ranking = [[1, 1, 1, 0, 0, 0, None, None][int(i)] for i in rng.permutation(8)]
         n_rel, n_nonrel = int(rng.integers(4, 7)), int(rng.integers(3, 9))
-        if _fits(counts, fleiss, ranking, n_rel, n_nonrel):
-            return counts, fleiss, ranking, n_rel, n_nonrel
+        unjudged = [i for i, g in enumerate(ranking) if g is None]
+        chosen = unjudged[int(rng.integers(len(unjudged)))] if unjudged else None
+        pooled = [i == chosen for i in range(len(ranking))]
+        if _fits(counts, fleiss, ranking, n_rel, n_nonrel, pooled):
+            return counts, fleiss, ranking, n_rel, n_nonrel, pooled
 
 
-def data_cell(counts, fleiss, ranking, n_rel, n_nonrel) -> str:
+def data_cell(counts, fleiss, ranking, n_rel, n_nonrel, pooled) -> str:
     """The source of the exercise's data cell for these data."""
     rows = ", ".join(f"[{a}, {b}]" for a, b in fleiss)
     grades = ", ".join("None" if g is None else str(g) for g in ranking)
@@ -145,6 +178,8 @@ def data_cell(counts, fleiss, ranking, n_rel, n_nonrel) -> str:
             "# numbers of judged relevant (R) and judged non-relevant (N) documents",
             f"ranking = [{grades}]",
             f"n_relevant, n_nonrelevant = {n_rel}, {n_nonrel}",
+            "# q10: True where an unjudged document was in the pool but not sampled for judging",
+            f"pooled = [{', '.join(str(p) for p in pooled)}]",
         ]
     )
 
@@ -152,7 +187,8 @@ def data_cell(counts, fleiss, ranking, n_rel, n_nonrel) -> str:
 def generate(rng):
     """(source of the data cell, questions): the public example when ``rng`` is None, else the
     data drawn from the numpy Generator ``rng``."""
-    data = (COUNTS, FLEISS, RANKING, N_RELEVANT, N_NONRELEVANT) if rng is None else _draw(rng)
+    public = (COUNTS, FLEISS, RANKING, N_RELEVANT, N_NONRELEVANT, POOLED)
+    data = public if rng is None else _draw(rng)
     assert _fits(*data)
     return data_cell(*data), without_harmless_mistakes(_questions(*data))
 
@@ -164,7 +200,7 @@ def _one_assessor(which: int) -> str:
     )
 
 
-def _questions(counts, fleiss, ranking, n_rel, n_nonrel) -> list:
+def _questions(counts, fleiss, ranking, n_rel, n_nonrel, in_pool) -> list:
     judge1, judge2 = judges(counts)
     n = len(judge1)
     # q1: P(A), P(E) and kappa by hand, checked against coursekit
@@ -193,6 +229,10 @@ def _questions(counts, fleiss, ranking, n_rel, n_nonrel) -> list:
         ck.average_precision([0 if g is None else g for g in ranking], n_rel),
         ck.average_precision([g for g in ranking if g is not None], n_rel),
     ]
+    # q10: infAP by hand, checked against coursekit, and its slips
+    infap = ck.infap(ranking, n_rel, in_pool)
+    assert abs(infap - infap_by_hand(ranking, in_pool, n_rel)) < 1e-12
+    every_unjudged_pooled = [g is None for g in ranking]
     return [
         Value(
             "q1",
@@ -291,6 +331,35 @@ def _questions(counts, fleiss, ranking, n_rel, n_nonrel) -> list:
                     "relevant documents retrieved",
                 ),
                 Mistake(aps[::-1], "AP (unjudged as not relevant) comes first, then AP′"),
+            ],
+        ),
+        Value(
+            "q10",
+            infap,
+            low=0,
+            high=1,
+            hint="at each relevant rank k: 1/k + ((k - 1)/k) (pooled above / (k - 1)) "
+            "(rel + eps) / (rel + nonrel + 2 eps), with the judged documents above; sum, then / R",
+            mistakes=[
+                Mistake(
+                    ck.infap(ranking, n_rel),
+                    "that is AP with every unjudged document not relevant: the document in the "
+                    "pool counts in |pool above k|, as relevant in the proportion of the judged "
+                    "ones",
+                ),
+                Mistake(
+                    ck.infap(ranking, n_rel, every_unjudged_pooled),
+                    "only the document marked in `pooled` was in the pool: a document outside "
+                    "the pool does not count in |pool above k| (it is taken as not relevant)",
+                ),
+                Mistake(
+                    infap * n_rel / retrieved,
+                    "divide the sum by R, every judged relevant document, not by those retrieved",
+                ),
+                Mistake(
+                    infap_by_hand(ranking, in_pool, n_rel, own_document=False),
+                    "E[P@k] counts the relevant document at rank k itself: 1/k + ((k - 1)/k) ...",
+                ),
             ],
         ),
         Choice("q6", "b", options="abcd", hint="the same assessor judges every system"),
