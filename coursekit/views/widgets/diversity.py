@@ -30,6 +30,7 @@ from ...measures.diversity import alpha_dcg, alpha_ndcg, ideal_diversity_ranking
 from ...measures.intent_aware import subtopic_recall
 from ...validation import describe
 from .. import plots
+from ..i18n import N_, _
 from .base import (
     Widget,
     as_list,
@@ -166,7 +167,8 @@ class DiversityGrid(Widget):
             w.HBox(
                 [
                     w.HTML(
-                        f"<code>rank {i} · {html.escape(doc)}</code>", layout=w.Layout(width="9em")
+                        f"<code>{_('rank {i}').format(i=i)} · {html.escape(doc)}</code>",
+                        layout=w.Layout(width="9em"),
                     ),
                     *row,
                 ]
@@ -176,8 +178,10 @@ class DiversityGrid(Widget):
         self.widget = w.VBox(
             [
                 w.HTML(
-                    "<b>Diversity grid</b> — tick the subtopics each ranked document covers, "
-                    "move α (how much a subtopic already seen is worth less)"
+                    _(
+                        "<b>Diversity grid</b> — tick the subtopics each ranked document "
+                        "covers, move α (how much a subtopic already seen is worth less)"
+                    )
                 ),
                 *rows,
                 w.HBox([self.alpha, self.k]),
@@ -263,8 +267,8 @@ class DiversityGrid(Widget):
         ideal_gains = novelty_gains(self._ideal, judgments, alpha).tolist()
         n = len(ranking)
         curves = {
-            "alpha-DCG": [alpha_dcg(ranking, judgments, r, alpha) for r in range(1, n + 1)],
-            "ideal alpha-DCG": [
+            N_("alpha-DCG"): [alpha_dcg(ranking, judgments, r, alpha) for r in range(1, n + 1)],
+            N_("ideal alpha-DCG"): [
                 alpha_dcg(self._ideal, judgments, r, alpha) for r in range(1, n + 1)
             ],
         }
@@ -282,8 +286,8 @@ class DiversityGrid(Widget):
             plots.gain_curves(
                 curves,
                 ax=ax,
-                title="alpha-DCG by rank",
-                ylabel="alpha-DCG",
+                title=N_("alpha-DCG by rank"),
+                ylabel=N_("alpha-DCG"),
                 legend_loc=place,
             )
             ax.axvline(k + 0.5, color="0.5", ls=":", lw=1)
@@ -301,17 +305,17 @@ class DiversityGrid(Widget):
         """Rank by rank: the document, its subtopics, its novelty gain, alpha-DCG so far, and
         the same for the ideal ranking (one column per rank)."""
         cells = {
-            "rank": [str(r) for r in range(1, len(ranking) + 1)],
-            "document": ranking,
-            "subtopics": [" ".join(judgments[d]) or "·" for d in ranking],
-            "gain G_r": [f"{g:.3f}" for g in self._gains],
-            "alpha-DCG@r": [f"{v:.3f}" for v in curves["alpha-DCG"]],
-            "ideal document": self._ideal,
-            "ideal gain": [f"{g:.3f}" for g in ideal_gains],
-            "ideal alpha-DCG@r": [f"{v:.3f}" for v in curves["ideal alpha-DCG"]],
+            N_("rank"): [str(r) for r in range(1, len(ranking) + 1)],
+            N_("document"): ranking,
+            N_("subtopics"): [" ".join(judgments[d]) or "·" for d in ranking],
+            N_("gain G_r"): [f"{g:.3f}" for g in self._gains],
+            N_("alpha-DCG@r"): [f"{v:.3f}" for v in curves["alpha-DCG"]],
+            N_("ideal document"): self._ideal,
+            N_("ideal gain"): [f"{g:.3f}" for g in ideal_gains],
+            N_("ideal alpha-DCG@r"): [f"{v:.3f}" for v in curves["ideal alpha-DCG"]],
         }
         body = "".join(
-            f"<tr><th style='text-align:left;padding-right:0.6em'>{html.escape(name)}</th>"
+            f"<tr><th style='text-align:left;padding-right:0.6em'>{html.escape(_(name))}</th>"
             + "".join(
                 f"<td style='text-align:right;padding:0 0.4em'>{html.escape(v)}</td>"
                 for v in values
