@@ -55,7 +55,7 @@ import subprocess
 import sys
 import time
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,6 +109,24 @@ def catalog_path(folder: str, notebook: Path) -> Path:
     return LOCALE / folder / f"{notebook.stem}.po"
 
 
+def save_kept(
+    po: polib.POFile,
+    po_path: Path,
+    kept: list[polib.POEntry],
+    gone: Iterable[polib.POEntry],
+    counts: dict[str, int],
+) -> dict[str, int]:
+    """Write ``po`` with the entries ``kept``, then those ``gone`` marked obsolete (counted)."""
+    for entry in gone:
+        entry.obsolete = True
+        kept.append(entry)
+        counts["obsolete"] += 1
+    po[:] = kept
+    po_path.parent.mkdir(parents=True, exist_ok=True)
+    po.save(str(po_path))
+    return counts
+
+
 def update(notebook_path: Path, po_path: Path) -> dict[str, int]:
     """Bring ``po_path`` in step with ``notebook_path``; the counts of entries by state."""
     notebook = nbformat.read(notebook_path, as_version=4)
@@ -132,14 +150,7 @@ def update(notebook_path: Path, po_path: Path) -> dict[str, int]:
             entry.comment = comment
             counts["same"] += 1
         kept.append(entry)
-    for entry in old.values():
-        entry.obsolete = True
-        kept.append(entry)
-        counts["obsolete"] += 1
-    po[:] = kept
-    po_path.parent.mkdir(parents=True, exist_ok=True)
-    po.save(str(po_path))
-    return counts
+    return save_kept(po, po_path, kept, old.values(), counts)
 
 
 def chosen(folder: Path, chapters: Sequence[str]) -> list[Path]:
@@ -472,14 +483,7 @@ def update_messages(po_path: Path = MESSAGES) -> dict[str, int]:
         entry = entry or polib.POEntry(msgid=text, msgstr="")
         entry.occurrences = sorted({(where.rsplit(":", 1)[0], "") for where in places})
         kept.append(entry)
-    for entry in old.values():
-        entry.obsolete = True
-        kept.append(entry)
-        counts["obsolete"] += 1
-    po[:] = kept
-    po_path.parent.mkdir(parents=True, exist_ok=True)
-    po.save(str(po_path))
-    return counts
+    return save_kept(po, po_path, kept, old.values(), counts)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -26,8 +26,6 @@ notes and the feedback (:func:`apply`).
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import re
@@ -37,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePath
 
 from .report import Grade
-from .roster import ID_HEADERS, normal_header, separator
+from .roster import ID_HEADERS, normal_header, table_rows
 
 ON_TIME = "on time"
 DAY_SECONDS = 86_400
@@ -134,13 +132,7 @@ class Times:
 def read_times(path: Path, roster_ids: Sequence[str] | None) -> Times:
     """The times of the CSV ``path`` (see the module); an id not on the roster is refused."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from None
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator(first))
-    rows = [(reader.line_num, [c.strip() for c in row]) for row in reader if any(row)]
+    rows = table_rows(path)
     if not rows:
         raise ValueError(f"{path}: an empty file")
     line, header = rows[0]

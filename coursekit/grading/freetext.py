@@ -35,7 +35,7 @@ import nbformat
 from .build import MD_BEGIN, MD_PLACEHOLDER, exercise_notebook
 from .intake import parse_notebook, read_submission
 from .report import Grade, csv_cell
-from .roster import normal_header, separator
+from .roster import normal_header, table_reader
 
 COLUMNS = ["id", "submission", "chapter", "question", "text", "answer", "points", "max", "comment"]
 MAX_ANSWER = 20_000  # characters of an answer kept in free_text.csv
@@ -195,12 +195,7 @@ def read_marks(
     ``path`` (see the module); ``students``: the roster's ids (``by_id``) or the submissions'
     names. A ValueError names ``file:line``."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from None
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator(first))
+    reader = table_reader(path)
     rows, start = [], 1  # (the first line of a row, its cells): a cell may hold line breaks
     for row in reader:
         if any(c.strip() for c in row):

@@ -115,15 +115,21 @@ class Owners:
         return self.rule.owner(name, self.roster)
 
 
-def _rows(path: Path) -> list[tuple[int, list[str]]]:
-    """``(line, cells)`` of every non-blank row (cells stripped)."""
+def table_reader(path: Path) -> Any:
+    """A csv reader of the table ``path``: UTF-8 (a BOM allowed, as Excel's "CSV UTF-8"
+    writes), its separator (``,``, ``;`` or tab) found on its first line; a ValueError naming
+    the file when it is not UTF-8. The roster, the LMS times and the hand marks are read so."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text ({error.reason}): save it as CSV UTF-8") from None
-    lines = text.splitlines()
-    first = next((line for line in lines if line.strip()), "")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator(first))
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return csv.reader(io.StringIO(text, newline=""), delimiter=separator(first))
+
+
+def table_rows(path: Path) -> list[tuple[int, list[str]]]:
+    """``(line, cells)`` of every non-blank row of the table ``path`` (cells stripped)."""
+    reader = table_reader(path)
     found = []
     for row in reader:
         cells = [cell.strip() for cell in row]
@@ -161,7 +167,7 @@ def _check_id(path: Path, line: int, sid: str, email: bool) -> None:
 def read(path: Path | str) -> Roster:
     """The :class:`Roster` of the CSV file ``path`` (see the module for what it accepts)."""
     path = Path(path)
-    rows = _rows(path)
+    rows = table_rows(path)
     if not rows:
         raise ValueError(f"{path}: an empty roster")
     line, header = rows[0]
