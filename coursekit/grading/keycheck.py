@@ -100,6 +100,9 @@ def check_keys(keys_dir: Path) -> tuple[dict[str, list[Any]], dict[str, dict[str
 
 _APART = (
     "import json, sys\n"
+    "from coursekit.grading.worker import SKIPPED_MODULES\n"
+    "for name in SKIPPED_MODULES:\n"
+    "    sys.modules.setdefault(name, None)\n"
     "from coursekit.grading.keycheck import KeyProblem, check_keys\n"
     "try:\n"
     "    _, points = check_keys(sys.argv[1])\n"
