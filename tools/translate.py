@@ -64,7 +64,10 @@ import polib
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "locale" / "fr"
-SOURCES = {"notebooks": ROOT / "notebooks"}  # catalog folder -> English notebooks
+SOURCES = {
+    "notebooks": ROOT / "notebooks",
+    "exercises": ROOT / "exercises",
+}  # catalog folder -> English notebooks
 MARKDOWN = "markdown cell"
 CODE = (
     "code cell: translate the comments and the strings a reader sees (titles, labels, "
