@@ -36,6 +36,8 @@ Cases:
 as a "before" column; ``--without PATH`` switches a fast path of this coursekit off (nested,
 hashed, addressing, hash-tables): with ``--baseline .`` the two columns show what it gains.
 
+``--only TEXT`` times only the cases whose name contains TEXT (e.g. ``--only "heavy ties"``).
+
 ``--clock cpu`` times this process's CPU time instead of wall-clock time: on a machine shared
 with other work it varies less from run to run (but counts pyarrow's reading threads in full).
 """
@@ -424,6 +426,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="time coursekit with a fast path switched off (with --baseline .: each path's gain)",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="time only the cases whose name contains this text (repeatable: any of them)",
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -526,6 +534,10 @@ def main(argv: list[str] | None = None) -> int:
             },
         }
 
+        if args.only:  # a few cases: those whose name contains one of the texts given
+            cases = {c: t for c, t in cases.items() if any(o in c for o in args.only)}
+            if not cases:
+                parser.error(f"no case contains {' or '.join(map(repr, args.only))}")
         if args.baseline:  # the same inputs, the other coursekit: "before" beside "coursekit"
             baseline = load_baseline(args.baseline)
             for tools in cases.values():

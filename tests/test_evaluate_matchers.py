@@ -99,6 +99,21 @@ def test_every_fast_matcher_gives_the_references_rankings(
             assert_same(fast, reference)
 
 
+@pytest.mark.parametrize("form", ["frame", "categorical", "dicts"])
+@SETTINGS
+@given(data=run_and_qrels(), float32=st.booleans())
+def test_doc_ids_numbered_in_byte_order_give_the_references_rankings(form, data, float32):
+    """The numbered matcher with its doc ids numbered in byte order (as for many doc ids and
+    ties to break: then the codes are the ranks), whatever the run's ids and scores."""
+    run, qrels = forms(*data, form)
+    task = Task(["q0"], False, "float32" if float32 else "float64", False)  # (no doc codes)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairs, "FEW_DOC_IDS", 0)
+        patch.setattr(matchers, "ties_to_break", lambda query, scores: True)
+        fast = matchers.numbered(*halves(run, qrels), task)
+    assert_same(fast, matchers.reference(*halves(run, qrels), task))
+
+
 def test_the_reference_ranks_as_trec_eval_by_hand():
     """Score descending, ties by doc id descending (as strings: "d2" before "d10"), -0.0 equal
     to 0.0; unjudged documents grade 0; a query with no run row has none."""

@@ -103,7 +103,7 @@ def test_words_refused_when_arrow_pads_to_another_length(monkeypatch):
     monkeypatch.setattr(pc, "ascii_rpad", pc.utf8_rpad)
     assert not codes_module._words(array, [np.empty(2, dtype=np.uint64)])
     assert codes_module.id_words([array]) is None
-    assert packed_codes(array) is None and codes_module.byte_order(array) is None
+    assert packed_codes(array) is None and codes_module.sorted_codes([array]) is None
     assert codes_module._words(pa.array(["a", "b"]), [np.empty(2, dtype=np.uint64)])
     for dtype in (object, "string[pyarrow]", "category"):
         cast = {"query_id": dtype, "doc_id": dtype}

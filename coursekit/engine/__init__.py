@@ -1,6 +1,7 @@
 """The engine under ``trec/`` and ``evaluation/``: ids as integers, rows ordered, pairs matched.
 
-The route of a run: (1) its ids become integer codes (:mod:`.codes`); (2) its rows are put in
+The route of a run: (1) its ids become integer codes (:mod:`.codes`: hashed, or numbered in
+byte order when many doc ids break ties, :func:`.codes.sorted_codes`); (2) its rows are put in
 trec_eval's order, ties by doc id descending (:mod:`.order`), by counting where keys are small
 (:mod:`.counting`); (3) each retrieved (query, doc) pair finds its judgment, by direct
 addressing (:mod:`.addressing`, :mod:`.matching`) or the reference, pandas' ``get_indexer``;
@@ -13,7 +14,14 @@ readers) and ``evaluation/`` import it; it imports neither (``tests/test_layout.
 from __future__ import annotations
 
 from .addressing import addressable, match_by_address, repeated_by_address
-from .codes import byte_order, first_rows, id_words, object_addresses, packed_codes, string_codes
+from .codes import (
+    first_rows,
+    id_words,
+    object_addresses,
+    packed_codes,
+    sorted_codes,
+    string_codes,
+)
 from .counting import MIN_ROWS, countable, order_by, stable_order
 from .matching import (
     HASHED_KEYS,
@@ -27,6 +35,7 @@ from .order import (
     descending_keys,
     in_trec_order,
     string_ranks,
+    ties_to_break,
     trec_order,
     trec_order_and_queries,
     untied_order,
@@ -36,7 +45,6 @@ __all__ = [
     "HASHED_KEYS",
     "MIN_ROWS",
     "addressable",
-    "byte_order",
     "countable",
     "descending_keys",
     "first_repeated",
@@ -51,9 +59,11 @@ __all__ = [
     "packed_codes",
     "reference_match",
     "repeated_by_address",
+    "sorted_codes",
     "stable_order",
     "string_codes",
     "string_ranks",
+    "ties_to_break",
     "trec_order",
     "trec_order_and_queries",
     "untied_order",

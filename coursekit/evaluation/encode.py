@@ -126,11 +126,12 @@ def halves(run: Any, qrels: Any) -> tuple[Half, Half]:
     return _run_half(run), judged
 
 
-def sides(run: Half, qrels: Half) -> tuple[Side, Side]:
+def sides(run: Half, qrels: Half, in_byte_order: bool = False) -> tuple[Side, Side]:
     """The run and the qrels as codes, the doc codes shared (one ``docs`` for both, each id
-    hashed once); checks the qrels' duplicates (the run's are checked with the judgments'
-    look-up: see :func:`check_run_pairs`)."""
-    run_side, qrels_side = _with_docs([run, qrels])
+    hashed once; ``in_byte_order``: sorted, ``docs`` in byte order); checks the qrels'
+    duplicates (the run's are checked with the judgments' look-up: see
+    :func:`check_run_pairs`)."""
+    run_side, qrels_side = _with_docs([run, qrels], in_byte_order)
     _check_no_duplicates(qrels_side, "judged")
     return run_side, qrels_side
 
@@ -183,9 +184,9 @@ def _qrels_half(qrels: Any) -> Half:
     return half
 
 
-def _with_docs(halves: list[Half]) -> list[Side]:
+def _with_docs(halves: list[Half], in_byte_order: bool) -> list[Side]:
     """Sides with doc codes numbered together: one ``docs`` Index shared by all."""
-    codes, ids = string_codes([h.strings for h in halves])
+    codes, ids = string_codes([h.strings for h in halves], in_byte_order=in_byte_order)
     docs = pd.Index(ids.to_pandas(), dtype="str")
     return [
         Side(
