@@ -29,6 +29,7 @@ import argparse
 import csv
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -57,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-chapter", type=int, default=2, help="--mix: copies of each solution")
     p.add_argument("--disk", type=int, default=64, help="--mix: the grader's --disk (MB)")
     p.add_argument("--honest-only", action="store_true", help="--mix: the honest submissions alone")
+    p.add_argument(
+        "--no-zygote", action="store_true", help="--mix: each worker a new Python (for comparison)"
+    )
     args = p.parse_args(argv)
     return mix(args) if args.mix else copies(args)
 
@@ -243,10 +247,27 @@ def _problems(expected, rows: dict, out: Path) -> list[str]:
     return found
 
 
+# the grader as it was before its fork server (coursekit.grading.zygote): a worker per
+# submission started as a new Python, importing everything and loading its key itself
+NO_ZYGOTE = (
+    "import coursekit.grading.zygote as _z\n"
+    "async def _none(*args):\n    return None\n"
+    "_z.Zygote.start = staticmethod(_none)\n"
+)
+
+
+def _cpu_of_children() -> float:
+    """CPU seconds (user and system) of every process this one has waited for, and theirs:
+    the grader, its workers, their kernels and judges. Unlike the wall time, it does not grow
+    with what else the machine runs (two cores: the wall time of --jobs 2 is about half)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def mix(args: argparse.Namespace) -> int:
     """Grade the hostile class ``--repeats`` times; report the median figures."""
     support, _, _, kernel, _ = _attacks()
-    per_submission, walls, peaks = [], [], []
+    per_submission, walls, peaks, cpus = [], [], [], []
     for _ in range(args.repeats):
         base = Path(tempfile.mkdtemp(prefix="ckb", dir="/tmp"))  # short: the kernels' sockets
         trap = kernel.Trap(base / "trap.sock")  # where the symlink attack points its sockets
@@ -255,10 +276,12 @@ def mix(args: argparse.Namespace) -> int:
             subs.mkdir()
             tmp.mkdir()
             expected = _class(subs, args.per_chapter, trap.path, args.honest_only)
-            argv = [sys.executable, "-c", support.MEASURED, str(peak), str(subs)]
+            wrapper = (NO_ZYGOTE if args.no_zygote else "") + support.MEASURED
+            argv = [sys.executable, "-c", wrapper, str(peak), str(subs)]
             argv += ["--out", str(out), "--jobs", str(args.jobs), "--disk", str(args.disk)]
             argv += ["--keys", str(ROOT / "solutions" / "keys")]
             load_before = os.getloadavg()[0]
+            used_before = _cpu_of_children()
             start = time.perf_counter()
             done = subprocess.run(
                 argv,
@@ -269,6 +292,7 @@ def mix(args: argparse.Namespace) -> int:
                 timeout=3600,
             )
             elapsed = time.perf_counter() - start
+            cpu = _cpu_of_children() - used_before
             load = f"load average {load_before:.1f} -> {os.getloadavg()[0]:.1f}"
             if done.returncode != 0:
                 print(done.stdout[-3000:], done.stderr[-3000:], sep="\n")
@@ -291,16 +315,19 @@ def mix(args: argparse.Namespace) -> int:
         n = len(expected)
         honest = sum(kind == "honest" for kind, _ in expected.values())
         per_submission.append(elapsed / n)
+        cpus.append(cpu / n)
         walls.append(elapsed)
         peaks.append(peak_mb)
         print(
             f"{n} submissions ({honest} honest, all with full marks) in {elapsed:.1f} s: "
-            f"{elapsed / n:.2f} s each; grader's peak RSS {peak_mb:.0f} MB ({load})"
+            f"{elapsed / n:.2f} s each, {cpu / n:.2f} s of CPU each; grader's peak RSS "
+            f"{peak_mb:.0f} MB ({load})"
         )
     print(
         f"median of {args.repeats}: {statistics.median(per_submission):.2f} s per submission "
         f"(the run's wall time over all its submissions: the grader reports no time per "
-        f"submission), {statistics.median(walls):.1f} s in all, grader's peak RSS "
+        f"submission; CPU {statistics.median(cpus):.2f} s per submission), "
+        f"{statistics.median(walls):.1f} s in all, grader's peak RSS "
         f"{statistics.median(peaks):.0f} MB; --jobs {args.jobs}, --disk {args.disk}, "
         f"{'the honest submissions only, ' if args.honest_only else ''}"
         f"in the sandbox; target <= 1 s per honest submission"

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 from coursekit.grading import judge_value, questions
+from coursekit.grading.spec import QuestionSpec, from_json
 
 ROOT = Path(__file__).resolve().parents[1]
 #: every chapter with exercises, by the stem of its answer key
@@ -26,14 +27,14 @@ def load_key(chapter: str) -> ModuleType:
     return module
 
 
-def public_spec(chapter: str, qid: str) -> dict:
-    """The public form of a question, as students install it (checks.json)."""
-    return json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid]
+def public_spec(chapter: str, qid: str) -> QuestionSpec:
+    """The public form of a question, as students install it (checks.json), typed."""
+    return from_json(json.loads(questions.CHECKS_PATH.read_text(encoding="utf-8"))[chapter][qid])
 
 
 def hint(chapter: str, qid: str, words: str) -> str:
     """The hint of the mistake of ``qid`` whose text contains ``words`` (exactly one)."""
-    hints = [m["hint"] for m in public_spec(chapter, qid)["mistakes"]]
+    hints = [m.hint for m in public_spec(chapter, qid).mistakes]
     found = [h for h in hints if words in h]
     assert len(found) == 1, (words, hints)
     return found[0]

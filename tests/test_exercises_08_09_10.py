@@ -77,7 +77,7 @@ def test_08_a_p_value_is_checked_to_significant_digits_not_decimals(ap08):
     p = stats.ttest_rel(a, b).pvalue
     assert 1e-4 < p < 1e-3
     spec = public_spec(CH08, "q4")
-    assert spec["significant"] is True
+    assert spec.significant is True
     for wrong in (stats.wilcoxon(a, b).pvalue, 2 / 10_001, 0.00015, 0.0002):
         assert judge_value(spec, wrong).startswith("q4: not right yet"), wrong
     assert judge_value(spec, float(f"{p:.3e}")) == "q4: passed"  # 4 significant digits

@@ -210,7 +210,7 @@ def novelty_numpy(ranking, judgments, alpha):
 
 def test_11_the_function_question():
     spec = public_spec(CH11, "q9")
-    assert spec["allowed"] == ["numpy"]
+    assert spec.allowed == ("numpy",)
     assert judging.judge_function_here(spec, novelty_right) == "q9: passed"
     assert judging.judge_function_here(spec, novelty_numpy) == "q9: passed"
     assert "gains less each time" in judging.judge_function_here(spec, novelty_no_penalty)

@@ -96,7 +96,7 @@ VARIANTS = {
         _variant(
             "import os\nimport coursekit as ck\nimport coursekit.exercises as ex\n"
             "ck.precision = lambda *args: 0.999\n"
-            "ex.judge_value = lambda spec, answer: spec['qid'] + ': passed'\n"
+            "ex.judge_value = lambda spec, answer: spec.qid + ': passed'\n"
             "def check(qid, answer):\n    print(qid + ': passed')\n"
             "with open(os.environ['COURSEKIT_ANSWER_LOG'], 'a') as log:\n"
             '    log.write(\'{"chapter": "01_precision_recall", "qid": "q1", '

@@ -322,7 +322,7 @@ def test_a_hidden_case_shows_its_label_only():
 
 def test_the_self_check_refuses_what_the_judge_refuses():
     spec = F07.public(CH07)
-    assert spec["allowed"] == ["numpy"]
+    assert spec.allowed == ("numpy",)
     namespace: dict = {}
     exec(SCIPY_TAU, namespace)
     assert judging.judge_function_here(spec, namespace["kendall_tau"]) == (

@@ -55,12 +55,12 @@ def test_the_hint_never_shows_the_expected_value():
 
 
 def test_mistakes_are_shipped_hashed_with_their_hint():
-    text = json.dumps(AP)
+    text = json.dumps(AP.to_json())
     assert "0.722" not in text and "0.7222" not in text
-    assert [m["hint"] for m in AP["mistakes"]] == [BY_RETRIEVED]
+    assert [m.hint for m in AP.mistakes] == [BY_RETRIEVED]
     # same rounding scheme as the expected value: 4, 3 and 2 decimals
-    assert sorted(AP["mistakes"][0]["hashes"]) == sorted(AP["hashes"]) == ["2", "3", "4"]
-    assert AP["mistakes"][0]["hashes"] != AP["hashes"]
+    assert sorted(AP.mistakes[0].hashes) == sorted(AP.hashes) == ["2", "3", "4"]
+    assert AP.mistakes[0].hashes != AP.hashes
 
 
 # F1 of P = 2/3 and R = 1/2: 2 (1/3) / (7/6) = 4/7 = 0.571429. With P rounded early to 0.67:
@@ -172,7 +172,8 @@ AP_FUNCTION = Function(
 
 def test_a_function_giving_a_mistakes_output_gets_its_hint():
     spec = AP_FUNCTION.public("03_demo")
-    assert "0.8333" not in json.dumps(spec) and "0.5556" not in json.dumps(spec)
+    text = json.dumps(spec.to_json())
+    assert "0.8333" not in text and "0.5556" not in text
     assert judging.judge_function_here(spec, ap_by_retrieved) == (
         "q9: wrong on the case 'one relevant missed' (input: [1, 0, 1, 0], 3): your function "
         f"returned 0.8333333333333333, which is not the expected value: {BY_RETRIEVED}"

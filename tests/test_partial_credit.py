@@ -27,7 +27,7 @@ CHAPTER = "demo"
 
 def test_a_value_right_to_2_decimals_earns_its_declared_share():
     spec = Value("q1", 2 / 3, points=1, partial={2: 0.5}).public(CHAPTER)
-    assert spec["partial"] == {"2": 0.5}  # the rule reaches check(): it says the points
+    assert spec.to_json()["partial"] == {"2": 0.5}  # the rule reaches check(): it says the points
     message, share = judging.judge_value_points(spec, 0.67)
     assert share == 0.5
     assert message == (
@@ -64,7 +64,7 @@ def test_a_common_mistake_earns_nothing_even_with_partial_credit():
 
 def test_without_partial_a_rounded_value_earns_nothing_and_is_told_as_before():
     spec = Value("q1", 2 / 3).public(CHAPTER)
-    assert "partial" not in spec
+    assert "partial" not in spec.to_json()
     assert judging.judge_value_points(spec, 0.67) == (
         "q1: right to 2 decimals only: give at least 4 decimals (do not round before the end)",
         0.0,
@@ -102,7 +102,7 @@ def test_every_existing_key_stays_all_or_nothing():
     assert len(keys) >= 10
     for path in keys:
         for q in load_key(path):
-            spec = q.public(path.stem)
+            spec = q.public(path.stem).to_json()
             assert "partial" not in spec and "hidden_cases" not in spec, (path.stem, q.qid)
 
 
@@ -247,7 +247,7 @@ def test_hidden_cases_show_their_label_only_with_partial_credit(tmp_path, source
 def test_a_long_message_keeps_its_points():
     label = "x" * 400
     rows = [("a", 1.0, 1.0), (label, 3.0, 2.0)]
-    spec = {"qid": "q4", "points": 2, "partial": PER_CASE}
+    spec = Function("q4", "f", "coursekit:f", [("a", [1])], points=2, partial=PER_CASE).public("d")
     message, share = judging.score_outputs("q4", rows, "", [[1], [2]], spec)
     assert share == 0.5
     assert marking._short(message).startswith("q4: 1 of 2 cases passed (1 of 2 points); ")
@@ -266,10 +266,10 @@ def written(folder: Path, source: str, name: str = "f_measure"):
 
 def test_the_self_check_says_the_rule_with_the_hidden_cases_still_to_come(tmp_path):
     spec = _question(PER_CASE).public(CHAPTER)
-    assert spec["partial"] == PER_CASE and spec["hidden_cases"] == 3
-    assert "hidden" not in spec  # the hidden inputs are never public
+    assert spec.partial == PER_CASE and spec.hidden_cases == 3
+    assert "hidden" not in spec.to_json()  # the hidden inputs are never public
     for text in HIDDEN_INPUTS:
-        assert text not in str(spec)
+        assert text not in str(spec.to_json())
     message, share = judging.judge_function_points(spec, written(tmp_path, F1_RIGHT))
     # 2 of the 3 public cases pass; each of the 6 cases is worth 1/6: 2/6 = 0.33 so far
     assert share == pytest.approx(2 / 6)

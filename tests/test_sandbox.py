@@ -23,14 +23,13 @@ import coursekit
 from coursekit.grading.sandbox import (
     OPEN_FILES,
     Limits,
-    _build,
     bwrap_options,
+    command,
     enforcement,
     read_output,
     require_sandbox,
     run_sandboxed,
     sandbox_available,
-    sandbox_command,
 )
 from coursekit.grading.sandbox import cgroup as sandbox_cgroup
 from coursekit.grading.sandbox import disk as sandbox_disk
@@ -96,12 +95,12 @@ def test_root_without_cgroup_is_refused(monkeypatch: pytest.MonkeyPatch) -> None
 
 @needs_sandbox
 def test_command_binds_no_repository(box: Path) -> None:
-    command = bwrap_options(sandbox_command(["true"], writable=box, limits=Limits()))
+    line = bwrap_options(command(["true"], writable=box, limits=Limits())[0])
     for flag in ("--unshare-all", "--die-with-parent", "--new-session", "--clearenv"):
-        assert flag in command
-    sources = [command[i + 1] for i, arg in enumerate(command) if arg.endswith("bind")]
+        assert flag in line
+    sources = [line[i + 1] for i, arg in enumerate(line) if arg.endswith("bind")]
     assert str(REPOSITORY) not in sources and "/" not in sources
-    binds = [command[i + 1 : i + 3] for i, arg in enumerate(command) if arg == "--bind"]
+    binds = [line[i + 1 : i + 3] for i, arg in enumerate(line) if arg == "--bind"]
     assert binds == [[str(box.resolve()), "/home/student"]]
 
 
@@ -456,10 +455,10 @@ def test_sandbox_of_a_dead_grader_is_killed(box: Path) -> None:
     # bwrap's PID 1 binds itself to the bwrap process only after its set-up: stand for a
     # grader killed within it with a sandbox started without --die-with-parent
     token = f"{uuid.uuid4().int % 1000}.{uuid.uuid4().int % 1000:03d}9"
-    command, cgroups = _build(["sleep", token], writable=box, limits=Limits())
-    command = bwrap_options(command)  # its options on the command line, to take one away
-    command.remove("--die-with-parent")
-    process = subprocess.Popen(command)
+    line, cgroups = command(["sleep", token], writable=box, limits=Limits())
+    line = bwrap_options(line)  # its options on the command line, to take one away
+    line.remove("--die-with-parent")
+    process = subprocess.Popen(line)
     try:
         for _ in range(500):
             if host_sleeps(token):
@@ -468,7 +467,7 @@ def test_sandbox_of_a_dead_grader_is_killed(box: Path) -> None:
         process.kill()
         process.wait()
         assert host_sleeps(token)  # orphaned, still running
-        sandbox_command(["true"], writable=box, limits=Limits())  # the next sandbox's start
+        command(["true"], writable=box, limits=Limits())  # the next sandbox's start
         for _ in range(100):
             if not host_sleeps(token):
                 break
@@ -616,8 +615,8 @@ def test_processes_are_found_by_cgroup_or_by_descent(
         "    os._exit(0)\n"
         "time.sleep(60)\n"
     )
-    command, cgroups = _build([sys.executable, "-c", code, token], writable=box, limits=Limits())
-    process = subprocess.Popen(command)
+    line, cgroups = command([sys.executable, "-c", code, token], writable=box, limits=Limits())
+    process = subprocess.Popen(line)
     try:
         for _ in range(500):
             if host_sleeps(token):
@@ -649,8 +648,8 @@ def test_the_watch_stops_a_sandbox_holding_deleted_files(box: Path) -> None:
         "    held.append(f)\n"
         "time.sleep(60)\n"
     )
-    command, cgroups = _build([sys.executable, "-c", code], writable=box, limits=Limits())
-    process = subprocess.Popen(command)
+    line, cgroups = command([sys.executable, "-c", code], writable=box, limits=Limits())
+    process = subprocess.Popen(line)
     reasons: list[str] = []
 
     def stop(reason: str) -> None:

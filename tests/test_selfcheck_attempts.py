@@ -60,8 +60,8 @@ def test_attempts_are_configurable_per_question():
     one = Choice("q", "a", options="abc", attempts=1).public("demo")
     assert "last attempt" in selfcheck.judge_choice(one, "b", "demo")
     assert "used up" in selfcheck.judge_choice(one, "a", "demo")
-    assert Choice("q", "a", options="ab").public("d")["attempts"] == 1  # two options: one try
-    assert Choice("q", "a").public("d")["attempts"] == 2
+    assert Choice("q", "a", options="ab").public("d").attempts == 1  # two options: one try
+    assert Choice("q", "a").public("d").attempts == 2
     with pytest.raises(ValueError, match="attempts must lie between 1 and 3"):
         Choice("q", "a", attempts=4).public("d")
     with pytest.raises(ValueError, match="got 0"):

@@ -22,6 +22,7 @@ from exercise_support import CHAPTERS, ROOT, SECRET, load_key
 from nbclient import NotebookClient
 
 from coursekit.grading import Choice, Value, judge_value, questions, variants
+from coursekit.grading.spec import ChoiceSpec, from_json
 
 KEYS = {chapter: load_key(chapter) for chapter in CHAPTERS}
 
@@ -50,8 +51,9 @@ def test_hints_never_show_an_expected_value(chapter):
         items = expected if isinstance(expected, list) else [expected]
         texts = [f"{v:.{d}f}" for v in items if isinstance(v, float) for d in (2, 3, 4)]
         texts += [repr(v) for v in items if isinstance(v, int) and v > 9]
-        for mistake in specs[q.qid].get("mistakes", []):
-            assert not any(t in mistake["hint"] for t in texts), (q.qid, mistake["hint"])
+        spec = from_json(specs[q.qid])
+        for mistake in () if isinstance(spec, ChoiceSpec) else spec.mistakes:
+            assert not any(t in mistake.hint for t in texts), (q.qid, mistake.hint)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -3,8 +3,9 @@
     .venv/bin/python tools/translate.py update            # every chapter's catalog
     .venv/bin/python tools/translate.py update 05 08      # some chapters
 
-The English notebooks (``notebooks/NN_*.ipynb``) are the source of truth. Each has a catalog
-``locale/fr/notebooks/NN_*.po`` (read and written with polib): one entry per cell a reader
+The English notebooks (``notebooks/NN_*.ipynb``, and the exercises ``exercises/NN_*.ipynb``)
+are the source of truth. Each has a catalog ``locale/fr/notebooks/NN_*.po`` (an exercise:
+``locale/fr/exercises/NN_*.po``), read and written with polib: one entry per cell a reader
 reads, keyed by the cell's id (``msgctxt``):
 
 - a markdown cell: its whole text (``msgid``) and its French (``msgstr``);
@@ -17,7 +18,7 @@ former English kept as ``#| msgid``, the French kept to be revised) and *obsolet
 of cells that are gone. A fuzzy or empty entry is not used: the cell stays English until a
 translator revises it and removes the flag.
 
-    .venv/bin/python tools/translate.py build [NN ...] [--force]   # notebooks/fr/NN_*.ipynb
+    .venv/bin/python tools/translate.py build [NN ...] [--force]   # notebooks/fr/, exercises/fr/
     .venv/bin/python tools/translate.py check                       # (also: --check)
 
 A chapter is in the French edition when its catalog is *complete*: every cell a reader reads has
@@ -26,18 +27,27 @@ notebook of each complete chapter (of those named, or of all) and executes it in
 outputs are the French figures and readouts): every translated cell gets its French source (a
 code cell's translation must have the English code's tokens, comments and strings aside; it is
 formatted with ``ruff format``; a French sentence may make a line longer than the English one:
-pyproject.toml lets notebooks/fr/ pass ruff's line length), a cell
+pyproject.toml lets notebooks/fr/ and exercises/fr/ pass ruff's line length), a cell
 ``ck.set_language("fr")`` tagged ``coursekit-language`` comes right after the set-up cell (the
 one that imports coursekit), and ``metadata.coursekit.language`` says ``"fr"``. A chapter whose
 French notebook has the sources the build would give is left as it is (``--force`` executes it
 again). ``build --partial NN --out DIR`` previews an incomplete chapter (untranslated cells in
 English); such a notebook never goes into ``notebooks/fr/``.
 
+The exercises are a second edition (:data:`EDITIONS`): ``build NN`` writes
+``exercises/fr/NN_*.ipynb`` too, the same way but *not executed* (exercises are committed without
+outputs; nbval runs them as given to students), the language cell after the cell marked
+``{"coursekit": {"role": "setup"}}`` (the one calling ``start(...)``); every cell keeps its id
+and metadata (roles, ``qid``), so the grader reads a French exercise as it reads the English one.
+A French exercise's ``check()`` calls and answer names are the English ones: only comments,
+the strings a reader sees and the markdown are translated (a choice's options stay
+``- a) ...``: a release shuffles them by that form).
+
 ``check`` (``make test`` runs it through ``tests/test_translate.py``) fails, naming the
 catalog's ``file:line``, when a chapter in ``notebooks/fr/`` has an entry missing, empty, fuzzy
 or out of date with the English, a code translation that changes the code, or a French notebook
-whose sources differ from what ``build`` gives (stale); the other chapters are listed as "not
-translated yet" (or "complete, not built yet") without failing.
+whose sources differ from what ``build`` gives (stale), for the chapters and the exercises; the
+others are listed as "not translated yet" (or "complete, not built yet") without failing.
 
     .venv/bin/python tools/translate.py messages     # coursekit/locale/fr/LC_MESSAGES/coursekit.po
 
@@ -180,12 +190,18 @@ class Edition:
     english: Path
     catalogs: Path
     french: Path
+    #: whether ``build`` executes the French notebook (the chapters: their outputs are the French
+    #: figures); the exercises are committed unexecuted, as the English ones are
+    execute: bool = True
 
     def catalog(self, notebook: Path) -> Path:
         return self.catalogs / f"{notebook.stem}.po"
 
 
-EDITIONS = [Edition(ROOT / "notebooks", LOCALE / "notebooks", ROOT / "notebooks" / "fr")]
+EDITIONS = [
+    Edition(ROOT / "notebooks", LOCALE / "notebooks", ROOT / "notebooks" / "fr"),
+    Edition(ROOT / "exercises", LOCALE / "exercises", ROOT / "exercises" / "fr", execute=False),
+]
 
 
 class CatalogError(ValueError):
@@ -322,10 +338,23 @@ def translations(notebook, po_path: Path, name: str) -> tuple[dict[str, str], Ca
 def _language_cell(setup) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(LANGUAGE_CELL)
     cell.id = LANGUAGE_TAG
-    cell.metadata = {"tags": [LANGUAGE_TAG]}
+    # an exercise's code cells are all tagged nbval-ignore-output (coursekit.grading.build)
+    nbval = [t for t in setup.metadata.get("tags", []) if t.startswith("nbval-")]
+    cell.metadata = {"tags": [LANGUAGE_TAG, *nbval]}
     if "slideshow" in setup.metadata:  # shown (or skipped) in the slides as the set-up cell is
         cell.metadata["slideshow"] = copy.deepcopy(setup.metadata["slideshow"])
     return cell
+
+
+def setup_cell(notebook) -> int | None:
+    """The index of the set-up cell: the code cell marked so (an exercise's
+    ``{"coursekit": {"role": "setup"}}``), else the first one that imports coursekit."""
+    code = [(i, c) for i, c in enumerate(notebook.cells) if c.cell_type == "code"]
+    for i, cell in code:
+        marked = cell.metadata.get("coursekit")
+        if isinstance(marked, dict) and marked.get("role") == "setup":
+            return i
+    return next((i for i, cell in code if SETUP in cell.source), None)
 
 
 def french_notebook(english: Path, po_path: Path, partial: bool = False):
@@ -340,12 +369,10 @@ def french_notebook(english: Path, po_path: Path, partial: bool = False):
     for cell in notebook.cells:
         if cell.id in french:
             cell.source = french[cell.id]
-    setups = [
-        i for i, c in enumerate(notebook.cells) if c.cell_type == "code" and SETUP in c.source
-    ]
-    if not setups:
+    setup = setup_cell(notebook)
+    if setup is None:
         raise CatalogError([], [f"{shown(english)}: no set-up cell (`{SETUP}`)"], problems.total)
-    notebook.cells.insert(setups[0] + 1, _language_cell(notebook.cells[setups[0]]))
+    notebook.cells.insert(setup + 1, _language_cell(notebook.cells[setup]))
     notebook.metadata["coursekit"] = {
         **notebook.metadata.get("coursekit", {}),
         "language": "fr",
@@ -375,10 +402,11 @@ def difference(built, written, po_path: Path) -> str | None:
 
 
 def build(edition: Edition, chapters: Sequence[str] = (), force: bool = False) -> int:
-    """Write and execute the French notebook of each complete chapter (of ``chapters``, or all);
-    a chapter named but not complete is an error."""
+    """Write (and execute, if the edition does) the French notebook of each complete chapter
+    (of ``chapters``, or all); a chapter named but not complete is an error."""
     from coursekit.grading.notebooks import execute_in_place
 
+    execute = execute_in_place if edition.execute else None
     status = 0
     for english in chosen(edition.english, chapters):
         target = edition.french / english.name
@@ -397,16 +425,21 @@ def build(edition: Edition, chapters: Sequence[str] = (), force: bool = False) -
             if difference(notebook, nbformat.read(target, as_version=4), po_path) is None:
                 print(f"{shown(target)}: up to date")
                 continue
-        write_executed(notebook, target, execute_in_place)
+        write_executed(notebook, target, execute)
     return status
 
 
 def write_executed(notebook, target: Path, execute) -> None:
+    """Write ``notebook`` to ``target`` without outputs, then ``execute`` it there (if not
+    None: an exercise is written unexecuted)."""
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, target)
+    if execute is None:
+        print(f"{shown(target)}: built (not executed)")
+        return
     start = time.perf_counter()
     execute(target)
     print(f"{shown(target)}: built and executed in {time.perf_counter() - start:.1f} s")
@@ -531,23 +564,28 @@ def main(argv: Sequence[str]) -> int:
 
 
 def preview(chapters: Sequence[str], out: Path | None) -> int:
-    """An incomplete chapter in French as far as it goes, into ``out`` (never notebooks/fr/)."""
+    """An incomplete chapter in French as far as it goes, into ``out`` (never notebooks/fr/ nor
+    exercises/fr/): a chapter as ``out/NN_*.ipynb``, its exercise as ``out/exercises/NN_*.ipynb``
+    (not executed, as exercises are)."""
     from coursekit.grading.notebooks import execute_in_place
 
     if out is None or not chapters:
-        print("build --partial needs chapters and --out DIR (outside notebooks/fr/)")
+        print("build --partial needs chapters and --out DIR (outside notebooks/fr/, exercises/fr/)")
         return 2
     for edition in EDITIONS:
-        if out.resolve() == edition.french.resolve():
+        if out.resolve() in (edition.french.resolve(), *edition.french.resolve().parents):
             print(f"build --partial never writes to {shown(edition.french)}")
             return 2
+    for edition in EDITIONS:
+        folder = out if edition is EDITIONS[0] else out / edition.english.name
         for english in chosen(edition.english, chapters):
             try:
                 notebook = french_notebook(english, edition.catalog(english), partial=True)
             except CatalogError as problems:
                 print(f"{english.stem}: not built:\n  " + "\n  ".join(str(problems).splitlines()))
                 return 1
-            write_executed(notebook, out / english.name, execute_in_place)
+            execute = execute_in_place if edition.execute else None
+            write_executed(notebook, folder / english.name, execute)
     return 0
 
 

@@ -267,7 +267,7 @@ def checks_data(root: Path, chapters: Sequence[str] | None = None) -> dict[str, 
     for path in sorted((root / "solutions" / "keys").glob("[0-9][0-9]_*.py")):
         if chapters and not _chosen(path.stem, chapters):
             continue
-        data[path.stem] = {q.qid: q.public(path.stem) for q in load_key(path)}
+        data[path.stem] = {q.qid: q.public(path.stem).to_json() for q in load_key(path)}
     return data
 
 

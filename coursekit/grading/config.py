@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..validation import check_bool, check_positive_int, check_scalar
+from ..views.i18n import LANGUAGES
 from . import deadline, regrade, sandbox
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB
@@ -95,6 +96,7 @@ class GraderConfig:
     times: Path | None = _path()  # the submissions' times (an LMS export)
     late_penalty: str | None = _mode(None)  # P/day
     late_cap: float | None = _mode(None)  # the total of a late submission capped at C
+    lang: str | None = _mode(None)  # the feedback's language for all; None: each notebook's
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -119,10 +121,12 @@ class GraderConfig:
             raise ValueError(
                 f"--container must be one of {', '.join(ENGINES)}, not {self.container!r}"
             )
+        if self.lang is not None and self.lang not in LANGUAGES:
+            raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}, not {self.lang!r}")
         self._check_together()
         deadline.check_options(self.deadline, self.times, self.late_penalty, self.late_cap)
         regrade.only_ids(self.only, self.roster)
-        given = [o for o in ("only", "manual", "deadline") if getattr(self, o) is not None]
+        given = [o for o in ("only", "manual", "deadline", "lang") if getattr(self, o) is not None]
         if self.container and given:
             raise ValueError(f"{option(given[0])} is not passed into a container: grade without it")
 

@@ -6,6 +6,13 @@ the exercise notebook shows the text and ``*Write your answer here.*``, which th
 replaces (or follows with cells of their own). Its id is ``text1``, ``text2``... in the
 notebook's order. An answer key may declare their points: ``FREE_TEXT = {"text1": 2}``.
 
+A student's answer is found by its cell's id (the exercise's ``cell-NN``, which a translated
+exercise keeps, or the solution's own), by the question's text only in a notebook without ids.
+The exercises' catalogs (``locale/<language>/exercises/NN_*.po``, which ``tools/translate.py``
+builds ``exercises/fr/`` from) give the question's text and the placeholder in every language
+the exercises exist in: a French exercise's answer is read as an English one's, and its
+untouched ``*Écrivez votre réponse ici.*`` is no answer.
+
 Each run writes ``OUT/free_text.csv`` (:func:`free_text_csv`): a row per student (``id``; the
 ``submission`` too), chapter and free-text question, with ``question`` (the id), ``text``
 (the question's text), ``answer`` (the student's text: the rest of the question's cell and the
@@ -24,6 +31,7 @@ differs from the key's, an unknown student, chapter or question, a question mark
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 from collections.abc import Mapping, Sequence
@@ -41,6 +49,11 @@ COLUMNS = ["id", "submission", "chapter", "question", "text", "answer", "points"
 MAX_ANSWER = 20_000  # characters of an answer kept in free_text.csv
 
 
+#: The kit's catalogs of the exercises' translations, ``LANGUAGE/exercises/NN_*.po`` (keyed by
+#: cell id: tools/translate.py): the questions' texts and the placeholder in other languages.
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
 def _normal(text: str) -> str:
     return "\n".join(line.rstrip() for line in str(text).strip().splitlines())
 
@@ -52,52 +65,129 @@ def _source(cell: Any) -> str:
     return source if isinstance(source, str) else ""
 
 
+@functools.cache
+def _catalog(path: Path) -> dict[str, tuple[str, str]]:
+    """cell id -> (English, translation), normalised, of an exercise catalog's translated
+    entries (not fuzzy); {} when it cannot be read."""
+    import polib
+
+    try:
+        entries = polib.pofile(str(path)).translated_entries()
+    except (OSError, ValueError):
+        return {}
+    return {e.msgctxt: (_normal(e.msgid), _normal(e.msgstr)) for e in entries if e.msgctxt}
+
+
+def _placeholder_of(english: str, translation: str) -> str | None:
+    """The translated placeholder of a free-text question's exercise cell (question, blank
+    line, placeholder): the translation's last paragraph; None for another cell."""
+    if not english.endswith("\n\n" + MD_PLACEHOLDER):
+        return None
+    paragraphs = translation.rsplit("\n\n", 1)
+    return paragraphs[1] if len(paragraphs) == 2 and paragraphs[1].strip() else None
+
+
+def _markdown(cell: Any) -> bool:
+    return isinstance(cell, dict) and cell.get("cell_type") == "markdown"
+
+
 class Chapter:
     """The free-text questions of one chapter: ``questions`` (id -> text), ``points`` (id ->
-    max from the key's ``FREE_TEXT``), and the exercise's own cells (to tell the student's)."""
+    max from the key's ``FREE_TEXT``), and the exercise's own cells (to tell the student's):
+    their ids and their texts in English and, read from the chapter's catalogs under
+    ``locale`` when a first answer is looked for, in every language the exercise exists in
+    (``placeholders`` too)."""
 
-    def __init__(self, solution: Path | None, points: Mapping[str, float]) -> None:
+    def __init__(
+        self, solution: Path | None, points: Mapping[str, float], locale: Path = LOCALE
+    ) -> None:
         self.questions: dict[str, str] = {}
         self.points = dict(points)
-        self.given: set[str] = set()
+        self.given: set[str] = set()  # the exercise's cells' texts, in every language
+        self.ids: set[str] = set()  # the ids of the exercise's (and the solution's) cells
+        self.cells: dict[str, set[str]] = {}  # question -> the ids of its cell
+        self.texts: dict[str, list[str]] = {}  # question -> its text in every language
+        self.placeholders: tuple[str, ...] = (MD_PLACEHOLDER,)
+        self._catalogs: list[Path] | None = []  # read (then None) when first needed
+        self._exercise: list[tuple[str, str, str | None]] = []  # (id, text, question) a cell
         if solution is None or not solution.is_file():
             return
         notebook = nbformat.read(solution, as_version=4)
-        for cell in notebook.cells:
-            if cell.cell_type == "markdown" and MD_BEGIN in cell.source:
-                text = _normal(cell.source.split(MD_BEGIN)[0])
-                self.questions[f"text{len(self.questions) + 1}"] = text
         exercise = exercise_notebook(notebook, solution.name)
-        self.given = {_normal(c.source) for c in exercise.cells}
+        for cell, given in zip(notebook.cells, exercise.cells, strict=True):
+            ids = {i for i in (cell.get("id"), given.get("id")) if isinstance(i, str) and i}
+            self.ids |= ids
+            self.given.add(_normal(given.source))
+            qid = None
+            if cell.cell_type == "markdown" and MD_BEGIN in cell.source:
+                qid = f"text{len(self.questions) + 1}"
+                self.questions[qid] = _normal(cell.source.split(MD_BEGIN)[0])
+                self.cells[qid] = ids
+                self.texts[qid] = [self.questions[qid]]
+            self._exercise.append((given.id, _normal(given.source), qid))
+        self._catalogs = sorted(Path(locale).glob(f"*/exercises/{solution.stem}.po"))
+
+    def _translate(self) -> None:
+        """The exercise's texts and placeholder in its catalogs' languages: an entry for the
+        English as it is (not for a cell the lecturer's solution changed) is its translation."""
+        if self._catalogs is None:
+            return
+        catalogs, self._catalogs = [_catalog(path) for path in self._catalogs], None
+        placeholders = list(self.placeholders)
+        for key, english, qid in self._exercise:
+            for theirs, translation in (c[key] for c in catalogs if key in c):
+                if theirs != english:
+                    continue
+                self.given.add(translation)
+                said = _placeholder_of(theirs, translation) if qid is not None else None
+                if qid is None or said is None:
+                    continue
+                asked = translation[: -len(said)].rstrip()
+                if asked and asked not in self.texts[qid]:
+                    self.texts[qid].append(asked)
+                if said not in placeholders:
+                    placeholders.append(said)
+        self.placeholders = tuple(placeholders)
+
+    def _at(self, cells: list[Any], qid: str) -> int | None:
+        """Where question ``qid``'s cell is in ``cells``: by its id, else (a notebook without
+        ids) the first markdown cell starting with its text in some language."""
+        for i, cell in enumerate(cells):
+            if _markdown(cell) and cell.get("id") in self.cells[qid]:
+                return i
+        for i, cell in enumerate(cells):
+            if _markdown(cell) and _normal(_source(cell)).startswith(tuple(self.texts[qid])):
+                return i
+        return None
+
+    def _answered(self, text: str) -> str:
+        for placeholder in self.placeholders:
+            text = text.replace(placeholder, "")
+        return text.strip()
 
     def answers(self, notebook: Mapping[str, Any]) -> dict[str, str]:
-        """Each question's answer in a student's notebook (read as JSON)."""
+        """Each question's answer in a student's notebook (read as JSON), in any language."""
         cells = notebook.get("cells") if isinstance(notebook, Mapping) else None
         cells = cells if isinstance(cells, list) else []
         found: dict[str, str] = {}
-        for qid, text in self.questions.items():
-            at = next(
-                (
-                    i
-                    for i, cell in enumerate(cells)
-                    if isinstance(cell, dict)
-                    and cell.get("cell_type") == "markdown"
-                    and _normal(_source(cell)).startswith(text)
-                ),
-                None,
-            )
+        if self.questions:
+            self._translate()
+        for qid in self.questions:
+            at = self._at(cells, qid)
             if at is None:
                 found[qid] = ""
                 continue
-            parts = [_normal(_source(cells[at]))[len(text) :]]
+            source = _normal(_source(cells[at]))
+            asked = next((t for t in self.texts[qid] if source.startswith(t)), "")
+            parts = [source[len(asked) :]]
             for cell in cells[at + 1 :]:
-                source = _normal(_source(cell))
                 if not isinstance(cell, dict) or cell.get("cell_type") == "code":
                     break
-                if source in self.given:
+                source = _normal(_source(cell))
+                if source in self.given or cell.get("id") in self.ids:
                     break
                 parts.append(source)
-            answer = "\n\n".join(p.replace(MD_PLACEHOLDER, "").strip() for p in parts)
+            answer = "\n\n".join(self._answered(p) for p in parts)
             found[qid] = answer.strip()[:MAX_ANSWER]
         return found
 

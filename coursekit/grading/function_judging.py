@@ -19,10 +19,13 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
+from ..views.i18n import key_text
 from . import portable
 from .plain import as_plain, is_number
 from .portable import call_with_copies, reference_function
-from .questions import CASE_SECONDS, PASSED, PER_CASE, TOLERANCE, output_digest, points_of
+from .questions import CASE_SECONDS, PER_CASE, TOLERANCE, output_digest, points_of
+from .spec import FunctionSpec
+from .wording import _, about, hint_of, is_passed, passed, unanswered
 
 
 def _close(got: Any, expected: Any) -> bool:
@@ -52,7 +55,7 @@ def compare_outputs(
     results: Sequence[tuple[str, Any, Any]],
     hint: str = "",
     inputs: Sequence[Sequence[Any] | None] | None = None,
-    spec: dict[str, Any] | None = None,
+    spec: FunctionSpec | None = None,
 ) -> str:
     """Judge a function from ``(label, got, expected)`` triples; ``got`` may be an exception
     message (a string starting with ``"raised "``) when the function failed. The message of a
@@ -62,24 +65,45 @@ def compare_outputs(
     only: not its input, nor what the function returned, nor an exception's text (the function
     saw the input: it can write it into them), only a built-in exception's type."""
     for i, (label, got, expected) in enumerate(results):
-        tip = _output_mistake(spec or {}, i, got) or (f" (hint: {hint})" if hint else "")
+        tip = _output_mistake(spec, i, got) or hint_of(hint)
         hidden = inputs is not None and i < len(inputs) and inputs[i] is None
         args = inputs[i] if inputs is not None and i < len(inputs) else None
-        case = f"on the case '{label}'" + ("" if args is None else f" (input: {_args(args)})")
+        if args is None:
+            case = _("on the case '{label}'").format(label=key_text(label))
+        else:
+            case = _("on the case '{label}' (input: {args})").format(
+                label=key_text(label), args=_args(args)
+            )
         if isinstance(got, str) and got.startswith("raised NotImplementedError"):
-            return f"{qid}: not answered yet: write the function's body"
+            return _("{qid}: not answered yet: write the function's body").format(qid=qid)
         if isinstance(got, str) and _TIMED_OUT.fullmatch(got):  # the judge's words or ours
-            return (
-                f"{qid}: {case} your function {got} and was stopped (a loop that never ends?){tip}"
+            said = _(
+                "{qid}: {case} your function {raised} and was stopped (a loop that never ends?)"
             )
+            return said.format(qid=qid, case=case, raised=_raised(got)) + tip
         if isinstance(got, str) and got.startswith("raised "):
-            return f"{qid}: {case} your function {_hidden_error(got) if hidden else got}{tip}"
+            said = _("{qid}: {case} your function {raised}")
+            raised = _hidden_error(got) if hidden else _raised(got)
+            return said.format(qid=qid, case=case, raised=raised) + tip
         if not _close(got, expected):
-            said = "a value (not shown: a hidden case) that" if hidden else f"{_short(got)}, which"
-            return (
-                f"{qid}: wrong {case}: your function returned {said} is not the expected value{tip}"
-            )
-    return f"{qid}: {PASSED}"
+            if hidden:
+                said = _(
+                    "{qid}: wrong {case}: your function returned a value (not shown: a hidden "
+                    "case) that is not the expected value"
+                )
+            else:
+                said = _(
+                    "{qid}: wrong {case}: your function returned {got}, which is not the "
+                    "expected value"
+                )
+            return said.format(qid=qid, case=case, got=_short(got)) + tip
+    return passed(qid)
+
+
+def _raised(got: str) -> str:
+    """``"raised Error: text"`` (a public case's, or the judge's words) as the language says it;
+    the error's own text stays as it is."""
+    return _("raised {error}").format(error=got[len("raised ") :])
 
 
 def timeout_output(seconds: float) -> str:
@@ -95,7 +119,7 @@ def score_outputs(
     results: Sequence[tuple[str, Any, Any]],
     hint: str = "",
     inputs: Sequence[Sequence[Any] | None] | None = None,
-    spec: dict[str, Any] | None = None,
+    spec: FunctionSpec | None = None,
     total: int | None = None,
 ) -> tuple[str, float]:
     """:func:`compare_outputs`'s message and the share of the question's points earned: all
@@ -104,7 +128,9 @@ def score_outputs(
     those judged) that pass, said before the first failing case (whose message keeps every
     rule of :func:`compare_outputs`: a hidden case shows its label only).
 
-    >>> spec = {"qid": "q4", "points": 1, "partial": "per-case"}
+    >>> from coursekit.grading.questions import Function
+    >>> cases = [("a", [1])]
+    >>> spec = Function("q4", "f", "coursekit:f", cases, points=1, partial="per-case").public("d")
     >>> rows = [("a", 1.0, 1.0), ("b", 2.0, 2.0), ("hidden: c", 5.0, 3.0)]
     >>> message, share = score_outputs("q4", rows, "", [[1], [2], None], spec)
     >>> message.split(";")[0], round(share, 4)
@@ -113,9 +139,9 @@ def score_outputs(
     True
     """
     message = compare_outputs(qid, results, hint, inputs, spec)
-    if message == f"{qid}: {PASSED}":
+    if is_passed(qid, message):
         return message, 1.0
-    if (spec or {}).get("partial") != PER_CASE or "not answered yet" in message:
+    if spec is None or spec.partial != PER_CASE or unanswered(qid, message):
         return message, 0.0
     count = len(results) if total is None else max(total, len(results))
     passed = sum(
@@ -123,16 +149,20 @@ def score_outputs(
         for _, got, expected in results
         if not (isinstance(got, str) and got.startswith("raised ")) and _close(got, expected)
     )
-    points = float((spec or {}).get("points", 1))
+    points = float(spec.points)
     share = passed / count if count else 0.0
     later = count - len(results)  # cases the grader tries that were not judged here
-    earned = points_of(share * points, points) + (
-        f" so far; {later} more case{'s are' if later > 1 else ' is'} tried when graded"
-        if later
-        else ""
-    )
-    said = f"{passed} of {len(results)} cases passed ({earned})"
-    return f"{qid}: {said}; {message[len(qid) + 2 :]}", share
+    earned = points_of(share * points, points)
+    if later:
+        more = (
+            _("{earned} so far; {later} more cases are tried when graded")
+            if later > 1
+            else _("{earned} so far; {later} more case is tried when graded")
+        )
+        earned = more.format(earned=earned, later=later)
+    said = _("{qid}: {passed} of {count} cases passed ({earned}); {rest}")
+    rest = message.split(": ", 1)[-1]
+    return said.format(qid=qid, passed=passed, count=len(results), earned=earned, rest=rest), share
 
 
 #: What the judge itself says of an output (no text of the function's in it)
@@ -147,21 +177,24 @@ def _hidden_error(got: str) -> str:
     or the type of a built-in exception (a class of the function's own can be named after
     its input)."""
     if _JUDGE_SAYS.fullmatch(got):
-        return got
+        return _raised(got)
     name = got[len("raised ") :].partition(":")[0].strip()
     kind = getattr(builtins, name, None)
     if isinstance(kind, type) and issubclass(kind, BaseException):
-        return f"raised {name} (the text of an error on a hidden case is not shown)"
-    return "raised an exception of its own class (not shown on a hidden case)"
+        said = _("raised {name} (the text of an error on a hidden case is not shown)")
+        return said.format(name=name)
+    return _("raised an exception of its own class (not shown on a hidden case)")
 
 
-def _output_mistake(spec: dict[str, Any], case: int, got: Any) -> str:
+def _output_mistake(spec: FunctionSpec | None, case: int, got: Any) -> str:
     """ ": <hint>" of the mistake whose hashed output on public case ``case`` is ``got``."""
-    for j, mistake in enumerate(spec.get("mistakes") or []):
-        outputs = mistake.get("outputs") or []
-        salt = f"{spec.get('salt', '')}:mistake{j}:{case}"
+    if spec is None:
+        return ""
+    for j, mistake in enumerate(spec.mistakes):
+        outputs = mistake.outputs
+        salt = f"{spec.salt or ''}:mistake{j}:{case}"
         if case < len(outputs) and output_digest(salt, got) == outputs[case]:
-            return f": {mistake['hint']}"
+            return f": {key_text(mistake.hint)}"
     return ""
 
 
@@ -232,7 +265,7 @@ def call_limited(func: Any, args: Sequence[Any], seconds: float | None = CASE_SE
 
 
 def judge_function_points(
-    spec: dict[str, Any],
+    spec: FunctionSpec,
     func: Any,
     cases: Sequence[tuple[str, Sequence[Any]]] | None = None,
     seconds: float | None = CASE_SECONDS,
@@ -241,16 +274,18 @@ def judge_function_points(
     under a time limit of ``seconds`` (:func:`call_limited`): the message and the share of
     the points earned on these cases (:func:`score_outputs`; per case, the spec's hidden
     cases count as not yet tried)."""
-    qid = spec["qid"]
+    qid = spec.qid
     if func is ... or func is None:
-        return f"{qid}: not answered yet: write the function", 0.0
+        return _("{qid}: not answered yet: write the function").format(qid=qid), 0.0
     if not callable(func):
         got = type(func).__name__
-        return f"{qid}: expected the function {spec['name']} itself, got {got}", 0.0
+        said = _("{qid}: expected the function {name} itself, got {type}")
+        return said.format(qid=qid, name=spec.name, type=got), 0.0
     used = portable.uses_coursekit(func)
     if used:
-        return f"{qid}: write it without coursekit (it uses {used})", 0.0
-    allowed = spec.get("allowed", portable.DEFAULT_ALLOWED)
+        said = _("{qid}: write it without coursekit (it uses {used})")
+        return said.format(qid=qid, used=used), 0.0
+    allowed = spec.allowed
     refused = portable.refused_library(func, allowed)
     if refused:
         return portable.library_message(qid, refused, allowed), 0.0
@@ -259,10 +294,10 @@ def judge_function_points(
         try:
             func = portable.portable_copy(func)
         except ValueError as error:
-            return f"{qid}: {error}", 0.0
-    reference = reference_function(spec["reference"])
-    cases = spec["cases"] if cases is None else cases
-    per_case = spec.get("partial") == PER_CASE
+            return about(qid, str(error)), 0.0
+    reference = reference_function(spec.reference)
+    cases = spec.cases if cases is None else cases
+    per_case = spec.partial == PER_CASE
     results = []
     for label, args in cases:
         got = call_limited(func, args, seconds)
@@ -270,12 +305,12 @@ def judge_function_points(
         if not per_case and isinstance(got, str) and _TIMED_OUT.fullmatch(got):
             break  # all or nothing: this case decides, the next ones need not wait
     inputs = [args for _, args in cases]
-    total = len(cases) + int(spec.get("hidden_cases", 0))
-    return score_outputs(qid, results, spec.get("hint", ""), inputs, spec, total)
+    total = len(cases) + (spec.hidden_cases or 0)
+    return score_outputs(qid, results, spec.hint, inputs, spec, total)
 
 
 def judge_function_here(
-    spec: dict[str, Any],
+    spec: FunctionSpec,
     func: Any,
     cases: Sequence[tuple[str, Sequence[Any]]] | None = None,
     seconds: float | None = CASE_SECONDS,

@@ -145,6 +145,13 @@ def parser() -> argparse.ArgumentParser:
         help="with --deadline, the total of a late submission capped at C points",
     )
     p.add_argument(
+        "--lang",
+        choices=("en", "fr"),
+        help="the language of the students' feedback, for every submission (default: each "
+        "notebook's own, its metadata.coursekit.language, else English); grades.csv, the "
+        "gradebook and stats stay in English",
+    )
+    p.add_argument(
         "--variants",
         default=str(Path.cwd() / "solutions" / "variants"),
         help="older variant generators NN_topic.py, used for a chapter whose answer key has no "

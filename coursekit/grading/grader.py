@@ -27,7 +27,8 @@ Written to OUT:
   ``max`` and ``error`` (why the run stopped, or the first error of a cell); a text cell
   that a spreadsheet would take for a formula starts with a single quote;
 - ``feedback/<submission>-<hash>.json`` and ``.html``: each question's points and the one-line
-  message of the self-check (what is wrong, never the expected value);
+  message of the self-check (what is wrong, never the expected value), in the submission's
+  language (:func:`.intake.feedback_language`), chosen in its worker for it alone;
 - ``stats.csv`` and ``stats.html``: the class's statistics (:mod:`.stats`);
 - with ``--roster``: an ``id`` column in grades.csv, ``gradebook.csv`` (a row per student) and
   the feedback again as ``feedback/<id>/<chapter>.html`` (:mod:`.gradebook`);
@@ -57,20 +58,23 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..views.i18n import speaking
 from . import finish, isolation, sandbox
 from .build import load_key
 from .config import GraderConfig
+from .feedback_lines import not_graded
 from .gradebook import owners_of
-from .intake import chapter_of, find_submissions, parse_notebook, read_submission
+from .intake import chapter_of, feedback_language, find_submissions, parse_notebook, read_submission
 from .integrity import recorded
-from .isolation import grade_in_worker
+from .isolation import grade_in_worker, worker_env
 from .keycheck import check_keys_apart
-from .marking import mark, read_answers
+from .marking import log_capped, mark, read_answers
 from .questions import ANSWER_LOG, Choice, Function, Value
 from .report import Grade, write_feedback
 from .roster import read as read_roster_file
 from .sandbox import fs as sandbox_fs
 from .variants import Personal, questions_for
+from .zygote import Zygote
 
 UNSAFE_WARNING = (
     "WARNING: --unsafe-no-sandbox: the notebooks and the students' functions run with YOUR "
@@ -144,8 +148,7 @@ def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
     except ValueError:
         return grade
     grade.questions = {
-        q.qid: {"points": 0.0, "max": float(q.points), "message": f"{q.qid}: not graded ({error})"}
-        for q in keys[grade.chapter]
+        q.qid: not_graded(q.qid, q.points, error, grade.language) for q in keys[grade.chapter]
     }
     return grade
 
@@ -160,10 +163,11 @@ async def _grade_in(
 ) -> Grade:
     from .notebooks import run_limited
 
-    grade = Grade(name)
+    grade = Grade(name, language=config.lang or "en")
     try:
         data = await asyncio.to_thread(read_submission, path, config.max_notebook_mb << 20)
         notebook = await asyncio.to_thread(parse_notebook, data)
+        grade.language = feedback_language(notebook, config.lang)
         grade.chapter = chapter_of(notebook, name, keys)
         questions = keys[grade.chapter]
         # personal None: a variant is not graded
@@ -190,12 +194,13 @@ async def _grade_in(
         limits=limits,
         max_message_mb=config.max_message_mb,
     )
-    answers, notes = read_answers(folder, ANSWERS, grade.chapter)
-    grade.answers = recorded(answers, questions)  # for integrity.csv, not for the feedback
-    grade.notes += notes
-    truncated = any("cap" in note for note in notes)
-    judge = config.judge_limits()
-    await mark(grade, questions, answers, work, config.judge_memory, judge, truncated)
+    with speaking(grade.language):  # in this task only: never the next student's
+        answers, notes = read_answers(folder, ANSWERS, grade.chapter)
+        grade.answers = recorded(answers, questions)  # for integrity.csv, not for the feedback
+        grade.notes += notes
+        truncated = log_capped(notes)
+        judge = config.judge_limits()
+        await mark(grade, questions, answers, work, config.judge_memory, judge, truncated)
     if not grade.error and grade.cell_errors:
         cell, text = grade.cell_errors[0]
         grade.error = f"cell {cell}: {text}"
@@ -223,7 +228,7 @@ async def grade_one(
         return await asyncio.wait_for(grading, config.budget())
     except asyncio.TimeoutError:
         return _not_graded(
-            Grade(name),
+            Grade(name, language=config.lang or "en"),
             keys,
             f"grading took longer than its budget of {config.budget():g} s (reading, running "
             "and judging)",
@@ -239,14 +244,24 @@ async def grade_apart(
     config: GraderConfig,
     work: Path,
     personal: Personal | None = None,
+    zygote: Zygote | None = None,
 ) -> Grade:
-    """:func:`grade_one` in a process of its own (:mod:`.isolation`): what a notebook sends
-    can grow, block or kill that process only; its death is this submission's error."""
+    """:func:`grade_one` in a process of its own (:mod:`.isolation`; forked warm by the run's
+    ``zygote`` if given): what a notebook sends can grow, block or kill that process only;
+    its death is this submission's error."""
     try:
-        result = await grade_in_worker(path, name, work, config, config.budget(), personal)
+        chapter = chapter_of({}, name, keys)  # a guess from the name: the key warmed first
+    except ValueError:
+        chapter = None
+    try:
+        result = await grade_in_worker(
+            path, name, work, config, config.budget(), personal, zygote, chapter
+        )
     finally:
         remove_tree(work)
-    return _not_graded(Grade(name), keys, result) if isinstance(result, str) else result
+    if isinstance(result, str):
+        return _not_graded(Grade(name, language=config.lang or "en"), keys, result)
+    return result
 
 
 def font_cache(folder: Path, config: GraderConfig) -> None:
@@ -271,7 +286,7 @@ def remove_tree(path: Path) -> None:
     """Remove ``path`` and everything in it, whatever modes a notebook gave its files."""
     if not os.path.lexists(path):
         return
-    for top, dirs, _ in os.walk(path, followlinks=False):
+    for top, dirs, _files in os.walk(path, followlinks=False):
         for d in dirs:
             full = os.path.join(top, d)
             if not os.path.islink(full):
@@ -355,18 +370,25 @@ def grade_folder(
                         grade = _not_graded(Grade(name), keys, f"not graded: {full[0]}")
                     else:
                         work = top / f"{index:05d}"
-                        grade = await grade_apart(path, name, keys, config, work, personal)
+                        grade = await grade_apart(path, name, keys, config, work, personal, zygote)
                 except Exception as error:  # noqa: BLE001 - one submission never stops the rest
                     grade = Grade(name, error=f"grader error: {type(error).__name__}: {error}")
             write_feedback(grade, out)
             return grade
 
+        # the run's fork server warms up (imports, keys) while matplotlib's fonts are listed
+        zygote = await Zygote.start(keys_dir, worker_env()) if found else None
         await asyncio.to_thread(font_cache, top / "matplotlib", config)
+        if zygote is not None and not await zygote.ready():
+            zygote = None  # workers start as new Pythons
         jobs = (one(i, path, name) for i, (path, name) in enumerate(found))
         try:
             return list(await asyncio.gather(*jobs))
         except asyncio.CancelledError:
             raise Interrupted("stopped by a signal") from None
+        finally:
+            if zygote is not None:
+                await zygote.close()
 
     try:
         grades = asyncio.run(all_submissions())

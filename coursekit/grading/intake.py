@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from ..views.i18n import LANGUAGES
+
 MAX_NOTEBOOK_MB = 20
 PYTHON_KERNELS = {"python3", "python", "python3.10", "python3.11", "python3.12", "python3.13"}
 
@@ -111,3 +113,14 @@ def chapter_of(notebook: dict[str, Any], name: str, keys: dict[str, Any]) -> str
         "cannot tell which chapter this is (no coursekit chapter in its metadata "
         "and no chapter number at the start of its file name)"
     )
+
+
+def feedback_language(notebook: Any, forced: str | None = None) -> str:
+    """The language of a submission's feedback: ``forced`` (``--lang``), else the notebook's
+    ``metadata.coursekit.language`` when it is one coursekit speaks, else English."""
+    if forced:
+        return forced
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    own = metadata.get("coursekit") if isinstance(metadata, dict) else None
+    said = own.get("language") if isinstance(own, dict) else None
+    return said if isinstance(said, str) and said in LANGUAGES else "en"

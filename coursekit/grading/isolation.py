@@ -32,6 +32,7 @@ from typing import Any
 from .config import GraderConfig
 from .report import Grade
 from .sandbox import fs as sandbox_fs
+from .zygote import Forked, Zygote
 
 # The worker's own address space, over its kernel's and judges' limits, which it must hold
 # (they inherit its RLIMIT_AS as their ceiling): workers grading the ten chapters' solutions
@@ -53,6 +54,11 @@ _START = (
     "import sys\nsys.path[0] = {path!r}\n"
     "from coursekit.grading.worker import main\nraise SystemExit(main())"
 )
+
+
+def worker_env() -> dict[str, str]:
+    """A worker's environment (a zygote's too): the grader's, with :data:`WORKER_ENV`."""
+    return {**os.environ, **WORKER_ENV}
 
 
 def memory_limit_mb(config: GraderConfig | Namespace) -> int:
@@ -131,7 +137,7 @@ async def _tail(stream: asyncio.StreamReader, keep: int) -> bytes:
     return kept
 
 
-async def _stop(process: asyncio.subprocess.Process) -> None:
+async def _stop(process: asyncio.subprocess.Process | Forked) -> None:
     """SIGTERM, then after :data:`STOP_SECONDS` SIGKILL to the worker's process group."""
     if process.returncode is None:
         with contextlib.suppress(ProcessLookupError):
@@ -139,8 +145,11 @@ async def _stop(process: asyncio.subprocess.Process) -> None:
         try:
             await asyncio.wait_for(asyncio.shield(process.wait()), STOP_SECONDS)
         except asyncio.TimeoutError:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
+            if isinstance(process, Forked):
+                process.kill_group()  # through its zygote, which knows it still runs
+            else:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
     await process.wait()
 
 
@@ -170,11 +179,15 @@ async def grade_in_worker(
     options: GraderConfig | Namespace,
     seconds: float,
     personal: Any = None,
+    zygote: Zygote | None = None,
+    chapter: str | None = None,
 ) -> Grade | str:
     """Grade one submission in a worker (in ``work``, which it makes and removes) within
     ``seconds`` (and :data:`MARGIN_SECONDS`): its Grade, or why there is none (the row's
     error). ``options``: the run's configuration (a parser's result is converted);
-    ``personal``: the graded variants' data (:class:`.variants.Personal`), sent beside it.
+    ``personal``: the graded variants' data (:class:`.variants.Personal`), sent beside it;
+    ``zygote``: the run's fork server (:mod:`.zygote`; the worker is forked warm from it,
+    after it loaded the key of ``chapter`` if given), else the worker is a new Python.
     Never raises but for a cancellation, which stops the worker first."""
     config = GraderConfig.from_args(options)
     limit = memory_limit_mb(config)
@@ -186,19 +199,23 @@ async def grade_in_worker(
         "config": config,
         "personal": personal,
     }
-    package = str(Path(__file__).resolve().parents[2])
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        _START.format(path=package),
-        str(limit),
-        str(os.getpid()),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-        env={**os.environ, **WORKER_ENV},
-    )
+    process = None
+    if zygote is not None:
+        with contextlib.suppress(ConnectionError):  # a zygote gone: a new Python instead
+            process = await zygote.spawn(limit, chapter)
+    if process is None:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            _START.format(path=str(Path(__file__).resolve().parents[2])),
+            str(limit),
+            str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+            env=worker_env(),
+        )
     reading = asyncio.ensure_future(_read(process.stdout, RESULT_MAX_BYTES))
     tail = asyncio.ensure_future(_tail(process.stderr, LOG_TAIL))
     try:

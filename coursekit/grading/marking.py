@@ -22,11 +22,18 @@ Points are all or nothing unless the key gives partial credit: a :class:`Value` 
 ``partial="per-case"`` the share of its cases it passes (its hidden cases are then run even
 when a public one fails). Points are rounded to 2 decimals, and the message says what earned
 what ("3 of 5 cases passed (1.2 of 2 points); ...").
+
+Messages and notes are in the language the grader speaks for the submission
+(:func:`coursekit.views.i18n.speaking`, set per submission by the grader: ``--lang``, or the
+notebook's ``metadata.coursekit.language``); what is decided from a message (passed, not
+answered) is decided in English, and a question's English message is kept as ``message_en``
+when the feedback is in another language (the lecturer's statistics read it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import importlib.util
 import json
@@ -38,20 +45,32 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..views.i18n import language, speaking
 from . import sandbox
-from .judging import judge_value_points, score_outputs
-from .portable import STDLIB, call_with_copies, library_message, reference_function
-from .questions import CASE_SECONDS, PASSED, PER_CASE, Choice, Function, Value, points_of
+from .feedback_lines import MAX_MESSAGE, _messages, _short  # noqa: F401 - their address too
+from .portable import STDLIB
+from .questions import CASE_SECONDS, PASSED, PER_CASE, Choice, Function, Value
 from .report import Grade
 from .sandbox import cgroup as sandbox_cgroup
 from .sandbox import disk as sandbox_disk
 from .sandbox import fs as sandbox_fs
+from .wording import N_, _, unanswered
 
 HERE = Path(__file__).parent
 JUDGE_SECONDS = CASE_SECONDS  # per case of a function (defined once, shared with check())
 MAX_LOG_BYTES = 5 << 20
 MAX_RESULT_BYTES = 8 << 20
-MAX_MESSAGE = 300
+#: The note of an answer log over its cap (:func:`log_capped` reads it back).
+LOG_CAP_NOTE = N_(
+    "the answer log passed its cap of {mb} MB: answers recorded after it were not read (a "
+    "check() of a huge answer, or a cell writing to the log?)"
+)
+
+
+def log_capped(notes: Sequence[str]) -> bool:
+    """Whether :func:`read_answers`' ``notes`` (in the language in use) say the log passed its
+    cap."""
+    return _(LOG_CAP_NOTE).format(mb=MAX_LOG_BYTES >> 20) in notes
 
 
 def read_answers(
@@ -65,13 +84,11 @@ def read_answers(
     except FileNotFoundError:
         return {}, notes
     except (OSError, ValueError) as error:
-        return {}, [f"the answer log could not be read ({str(error)[:100]}): no answer counted"]
+        said = _("the answer log could not be read ({error}): no answer counted")
+        return {}, [said.format(error=str(error)[:100])]
     if len(data) > MAX_LOG_BYTES:
         data = data[:MAX_LOG_BYTES].rsplit(b"\n", 1)[0]
-        notes.append(
-            f"the answer log passed its cap of {MAX_LOG_BYTES >> 20} MB: answers recorded "
-            "after it were not read (a check() of a huge answer, or a cell writing to the log?)"
-        )
+        notes.append(_(LOG_CAP_NOTE).format(mb=MAX_LOG_BYTES >> 20))
     answers: dict[str, dict[str, Any]] = {}
     unreadable = 0
     for line in data.decode("utf-8", errors="replace").splitlines():
@@ -83,7 +100,8 @@ def read_answers(
         if isinstance(entry, dict) and entry.get("chapter") == chapter and "qid" in entry:
             answers[str(entry["qid"])[:100]] = entry
     if unreadable:
-        notes.append(f"{unreadable} line(s) of the answer log could not be read")
+        said = _("{count} line(s) of the answer log could not be read")
+        notes.append(said.format(count=unreadable))
     return answers, notes
 
 
@@ -163,7 +181,8 @@ async def _run_judge(
     def stop_for_disk(reason: str) -> None:
         full.append(reason)
         if process.returncode is None:
-            os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # reaped, not yet said to asyncio
+                os.killpg(process.pid, signal.SIGKILL)
 
     disk_mb = limits.disk_mb if limits is not None else sandbox_disk.DEFAULT_MB
     watcher = asyncio.create_task(
@@ -177,7 +196,8 @@ async def _run_judge(
     finally:
         watcher.cancel()
         if process.returncode is None:
-            os.killpg(process.pid, signal.SIGKILL)  # bwrap: its PID 1 and the sandbox die
+            with contextlib.suppress(ProcessLookupError):  # reaped, not yet said to asyncio
+                os.killpg(process.pid, signal.SIGKILL)  # bwrap: its PID 1 and the sandbox die
             await process.wait()
         sandbox_cgroup.remove(cgroups(process.pid))
     try:
@@ -208,7 +228,7 @@ def _parsed(results: dict[str, Any], pending: Pending, hidden: bool) -> dict[str
     outputs = outputs if isinstance(outputs, dict) else {}
     refused = refused if isinstance(refused, dict) else {}
     parsed: dict[str, Judged | None] = {}
-    for q, _ in pending:
+    for q, _entry in pending:
         got = outputs.get(q.qid)
         count = len(q.hidden if hidden else q.cases)
         valid = isinstance(got, list) and len(got) == count
@@ -248,64 +268,6 @@ async def judge_functions(
     return found
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
-
-
-def _judged(qid: str, judge: Any, detail: bool = True) -> tuple[str, float]:
-    """``judge()`` (a message and the share of the points earned), or why the answer could
-    not be judged (without the error's text unless ``detail``: judging a function's outputs
-    on hidden cases must not show them) and no points."""
-    try:
-        return judge()
-    except Exception as error:  # noqa: BLE001 - a bad answer costs its own question only
-        text = f": {str(error)[:80]}" if detail else ""
-        return (
-            f"{qid}: the answer could not be judged ({type(error).__name__}{text}); give a "
-            "finite number of ordinary size"
-        ), 0.0
-
-
-def _function_message(
-    q: Function, chapter: str, judged: Sequence[Judged | None]
-) -> tuple[str, float]:
-    """The message of a function from its judges (public cases, then hidden ones if run) and
-    the share of its points earned. Per case, a judge of hidden cases that gave no result
-    leaves the public cases' points (its cases count as failed)."""
-    lost = ""
-    per_case_public = q.partial == PER_CASE and judged and judged[0] is not None
-    if per_case_public and any(j is None for j in judged[1:]):
-        judged, lost = judged[:1], "; the hidden cases could not be run to the end"
-    if any(j is None for j in judged):
-        return (
-            f"{q.qid}: the function could not be run to the end (it ended the judge's "
-            "process, or used more time or memory than allowed)"
-        ), 0.0
-    refused = next((j.refused for j in judged if j is not None and j.refused), "")
-    if refused:
-        return library_message(q.qid, refused, q.allowed), 0.0
-    got = [out for j in judged if j is not None for out in j.outputs]
-    cases = [*q.cases, *[(f"hidden: {label}", args) for label, args in q.hidden]][: len(got)]
-    reference = reference_function(q.reference)
-    results = [
-        (label, out, call_with_copies(reference, args))
-        for (label, args), out in zip(cases, got, strict=True)
-    ]
-    # the inputs of the public cases are shown; those of the hidden ones are not
-    inputs = [list(args) for _, args in q.cases] + [None] * (len(cases) - len(q.cases))
-
-    def judge() -> tuple[str, float]:
-        spec = q.public(chapter)
-        message, share = score_outputs(q.qid, results, q.hint, inputs, spec, q.case_count())
-        if lost and message == f"{q.qid}: {PASSED}":  # the public cases only, all passed
-            share = len(results) / q.case_count()
-            said = points_of(share * q.points, q.points)
-            message = f"{q.qid}: {len(results)} of {q.case_count()} cases passed ({said})"
-        return message + lost, share
-
-    return _judged(q.qid, judge, detail=False)
-
-
 async def mark(
     grade: Grade,
     questions: Sequence[Value | Choice | Function],
@@ -316,51 +278,44 @@ async def mark(
     truncated: bool = False,
 ) -> None:
     """Fill ``grade.questions``: points and a one-line message per question (functions are
-    judged under ``memory_mb`` and ``limits``, as for :func:`judge_functions`)."""
+    judged under ``memory_mb`` and ``limits``, as for :func:`judge_functions`), in the
+    language in use (with ``message_en``, the English one, when it is not English)."""
+    shown_in = language()
     pending = []
-    shares: dict[str, float] = {}  # of each question's points earned (0 when not set)
     for q in questions:
         entry = answers.get(q.qid)
-        record = {"points": 0.0, "max": float(q.points), "message": f"{q.qid}: not answered"}
-        grade.questions[q.qid] = record
-        if entry is None:
-            if truncated:
-                record["message"] += " (or answered after the answer log's cap)"
-            continue
-        if "unreadable" in entry:
-            record["message"] = (
-                f"{q.qid}: the answer could not be read ({str(entry['unreadable'])[:150]})"
-            )
-        elif isinstance(q, Function):
-            if not isinstance(entry.get("source"), str):
-                record["message"] = f"{q.qid}: expected the function {q.name} itself"
-            elif entry.get("uses_coursekit"):
-                used = str(entry["uses_coursekit"])[:80]
-                record["message"] = f"{q.qid}: write it without coursekit (it uses {used})"
-            else:
-                pending.append((q, entry))
-        else:
-            spec, value = q.public(grade.chapter), entry.get("value")
-            judged = _judged(q.qid, lambda s=spec, v=value: judge_value_points(s, v))
-            record["message"], shares[q.qid] = judged
+        runnable = isinstance(q, Function) and entry is not None and "unreadable" not in entry
+        if runnable and isinstance(entry.get("source"), str) and not entry.get("uses_coursekit"):
+            pending.append((q, entry))
     public = await judge_functions(pending, folder, memory_mb, limits)
+    judged: dict[str, list[Judged | None]] = {q.qid: [public[q.qid]] for q, _entry in pending}
+    with speaking("en"):  # what is decided from a message is decided in English
+        first = _messages(questions, answers, grade.chapter, judged, truncated)
     # passed every public case (or gets points per case and could be run): now the hidden
     # ones, in a judge of their own
     later = []
     for q, entry in pending:
-        message, shares[q.qid] = _function_message(q, grade.chapter, [public[q.qid]])
-        grade.questions[q.qid]["message"] = message
+        message = first[q.qid][0]
         per_case = q.partial == PER_CASE and public[q.qid] is not None
-        runs = per_case and not public[q.qid].refused and "not answered yet" not in message
+        runs = per_case and not public[q.qid].refused and not unanswered(q.qid, message)
         if q.hidden and (message == f"{q.qid}: {PASSED}" or runs):
             later.append((q, entry))
     hidden = await judge_functions(later, folder, memory_mb, limits, hidden=True)
-    for q, _ in later:
-        judged = [public[q.qid], hidden[q.qid]]
-        message, shares[q.qid] = _function_message(q, grade.chapter, judged)
-        grade.questions[q.qid]["message"] = message
-    for qid, record in grade.questions.items():
-        record["message"] = _short(record["message"])
+    for q, _entry in later:
+        judged[q.qid].append(hidden[q.qid])
+    with speaking("en"):
+        english = _messages(questions, answers, grade.chapter, judged, truncated)
+    shown = english
+    if shown_in != "en":
+        with speaking(shown_in):
+            shown = _messages(questions, answers, grade.chapter, judged, truncated)
+    for q in questions:
+        message, earned = english[q.qid]
+        record: dict[str, Any] = {"points": 0.0, "max": float(q.points)}
+        record["message"] = _short(shown[q.qid][0])
+        if shown_in != "en":
+            record["message_en"] = _short(message)
+        grade.questions[q.qid] = record
         # all or nothing: the points of a question that passed; partial credit: its share
-        share = min(max(shares.get(qid, 0.0), 0.0), 1.0)
+        share = min(max(earned, 0.0), 1.0)
         record["points"] = record["max"] if share == 1 else round(record["max"] * share, 2)

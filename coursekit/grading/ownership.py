@@ -25,6 +25,7 @@ grader checks that a variant's data cell is the one released to its owner.
 
 from __future__ import annotations
 
+import ast
 import csv
 import os
 import re
@@ -131,11 +132,27 @@ def normal_source(source: str) -> str:
     return "\n".join(line.rstrip() for line in source.strip().splitlines())
 
 
+def code_form(source: str) -> str:
+    """A code cell's code: its parsed form (``ast.dump``), which its comments and layout do not
+    change (a translated exercise's data cell is the English one's), else (IPython syntax, a
+    magic) its :func:`normal_source`.
+
+    >>> code_form("x = [1, 2]  # the data") == code_form("x = [1,  2,]  # les données")
+    True
+    >>> code_form("x = [1, 2]") == code_form("x = [1, 3]")
+    False
+    """
+    try:
+        return ast.dump(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return normal_source(source)
+
+
 def code_cells(notebook: dict[str, Any]) -> set[str]:
-    """The sources of a notebook's code cells (a notebook read as JSON), normalised."""
+    """The code of a notebook's code cells (a notebook read as JSON): :func:`code_form`."""
     cells = notebook.get("cells")
     sources = (_source(c) for c in cells) if isinstance(cells, list) else ()
-    return {normal_source(s) for s in sources if s is not None}
+    return {code_form(s) for s in sources if s is not None}
 
 
 def is_variant(notebook: dict[str, Any]) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+from .wording import _
+
 
 def is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -32,4 +34,5 @@ def points_text(points: float) -> str:
 
 def points_of(earned: float, points: float) -> str:
     """``"0.6 of 1 point"``: what an answer earned of its question's points."""
-    return f"{points_text(earned)} of {points_text(points)} point{'' if points == 1 else 's'}"
+    said = _("{earned} of {points} point") if points == 1 else _("{earned} of {points} points")
+    return said.format(earned=points_text(earned), points=points_text(points))

@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from .wording import _
+
 # --------------------------------------------------------------------------------------------
 # Sources of a student's function (what the grader runs on hidden inputs)
 
@@ -142,13 +144,17 @@ def allowed_words(allowed: Sequence[str]) -> str:
     """``allowed`` in words: "the standard library and numpy"."""
     names = sorted(set(allowed) - STDLIB)
     if not names:
-        return "the standard library only"
-    return "the standard library" + "".join(f", {n}" for n in names[:-1]) + f" and {names[-1]}"
+        return _("the standard library only")
+    return _("the standard library{others} and {last}").format(
+        others="".join(f", {n}" for n in names[:-1]), last=names[-1]
+    )
 
 
 def library_message(qid: str, library: str, allowed: Sequence[str]) -> str:
     """What a function using a refused ``library`` is told, by the self-check and the grader."""
-    return f"{qid}: write it without {library}: the judge allows {allowed_words(allowed)}"
+    return _("{qid}: write it without {library}: the judge allows {allowed}").format(
+        qid=qid, library=library, allowed=allowed_words(allowed)
+    )
 
 
 def reference_function(path: str) -> Callable[..., Any]:
@@ -180,12 +186,14 @@ def function_source(func: Callable[..., Any]) -> str:
     if closure.unportable:
         name, kind = sorted(closure.unportable.items())[0]
         raise ValueError(
-            f"your function reads the global variable {name!r} (a {kind}), which cannot be "
-            "copied to the grader: define it inside the function, or as a list or a number"
+            _(
+                "your function reads the global variable {name} (a {kind}), which cannot be "
+                "copied to the grader: define it inside the function, or as a list or a number"
+            ).format(name=repr(name), kind=kind)
         )
     lines = []
     for alias, target in sorted(closure.modules.items()):
-        module, _, name = target.partition(":")
+        module, _colon, name = target.partition(":")
         if name:
             lines.append(f"from {module} import {name} as {alias}")
         else:
@@ -205,21 +213,26 @@ def portable_copy(func: Callable[..., Any]) -> Callable[..., Any]:
         source = function_source(func)
     except (OSError, TypeError) as error:
         raise ValueError(
-            f"the source of your function cannot be read ({type(error).__name__}); define it "
-            "with def in a notebook cell"
+            _(
+                "the source of your function cannot be read ({error}); define it with def in "
+                "a notebook cell"
+            ).format(error=type(error).__name__)
         ) from None
     namespace: dict[str, Any] = {"__name__": "submission"}
     try:
         exec(compile(source, "<answer>", "exec"), namespace)  # noqa: S102 - the student's own code
     except Exception as error:  # the copy may fail anywhere the student's code does
         raise ValueError(
-            f"your function cannot be rebuilt from its source ({type(error).__name__}: "
-            f"{str(error)[:80]})"
+            _("your function cannot be rebuilt from its source ({error})").format(
+                error=f"{type(error).__name__}: {str(error)[:80]}"
+            )
         ) from None
     copy = namespace.get(name)
     if not callable(copy):
         raise ValueError(
-            "your function cannot be found by its name in its source; define it with def "
-            "(not with lambda) in a notebook cell"
+            _(
+                "your function cannot be found by its name in its source; define it with def "
+                "(not with lambda) in a notebook cell"
+            )
         )
     return copy

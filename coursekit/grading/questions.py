@@ -1,8 +1,9 @@
 """The questions of an answer key and their public form.
 
 A lecturer writes :class:`Value`, :class:`Choice` and :class:`Function` in
-``solutions/keys/NN_topic.py``; :meth:`public` gives what students install: salted SHA-256
-hashes of the expected value rounded to 2, 3 and 4 decimals (:func:`digest`), never the value.
+``solutions/keys/NN_topic.py``; :meth:`public` gives what students install (a typed record of
+:mod:`.spec`, written as its ``to_json()``): salted SHA-256 hashes of the expected value
+rounded to 2, 3 and 4 decimals (:func:`digest`), never the value.
 A :class:`Value` may list :class:`Mistake` s: wrong values a common mistake gives (dividing by
 the relevant documents retrieved, a reversed ranking, rounding early, log base 10), shipped
 hashed the same way, each with the hint the self-check prints when an answer matches it.
@@ -31,6 +32,15 @@ from .digests import (  # noqa: F401 - also their address for the callers
 )
 from .plain import points_of, points_text  # noqa: F401 - also their address
 from .portable import DEFAULT_ALLOWED, allowed_list
+from .spec import (  # noqa: F401 - PER_CASE: also its address for the callers
+    PER_CASE,
+    ChoiceSpec,
+    FunctionSpec,
+    OutputMistake,
+    QuestionSpec,
+    ValueMistake,
+    ValueSpec,
+)
 
 CHECKS_PATH = Path(__file__).parent.parent / "data" / "exercises" / "checks.json"
 #: Environment variable naming the file where :func:`check` records answers while grading.
@@ -42,8 +52,6 @@ TOLERANCE = 1e-6
 DEFAULT_ATTEMPTS = 2
 #: Seconds a student's function may run on one case, in the grader's judge and in check().
 CASE_SECONDS = 2
-#: ``Function(..., partial=PER_CASE)``: the points shared among the cases the function passes.
-PER_CASE = "per-case"
 
 
 # --------------------------------------------------------------------------------------------
@@ -95,32 +103,25 @@ class Value:
     def kind(self) -> str:
         return _kind(self.expected)
 
-    def public(self, chapter: str) -> dict[str, Any]:
+    def public(self, chapter: str) -> ValueSpec:
         salt = f"{chapter}:{self.qid}"
-        kind = self.kind()
-        spec: dict[str, Any] = {
-            "qid": self.qid,
-            "kind": kind,
-            "points": self.points,
-            "salt": salt,
-            "hint": self.hint,
-            "decimals": self.decimals,
-        }
-        if self.significant:
-            spec["significant"] = True
-        if self.partial:
-            spec["partial"] = {str(d): share for d, share in sorted(self.partial.items())}
-        if self.low is not None:
-            spec["low"] = self.low
-        if self.high is not None:
-            spec["high"] = self.high
-        spec.update(self._hashed(salt, self.expected))
-        if self.mistakes:
-            spec["mistakes"] = [
-                {"hint": m.hint, **self._hashed(f"{salt}:mistake{j}", m.value)}
+        return ValueSpec(
+            qid=self.qid,
+            kind=self.kind(),
+            points=self.points,
+            salt=salt,
+            hint=self.hint,
+            decimals=self.decimals,
+            significant=bool(self.significant),
+            partial=dict(sorted(self.partial.items())) if self.partial else None,
+            low=self.low,
+            high=self.high,
+            **self._hashed(salt, self.expected),
+            mistakes=tuple(
+                ValueMistake(hint=m.hint, **self._hashed(f"{salt}:mistake{j}", m.value))
                 for j, m in enumerate(self._checked_mistakes(chapter))
-            ]
-        return spec
+            ),
+        )
 
     def _hashed(self, salt: str, value: Any) -> dict[str, Any]:
         """Hashes of ``value`` (the expected value or a mistake), each element hashed as the
@@ -129,10 +130,10 @@ class Value:
             values, like = list(value), list(self.expected)
             return {
                 "length": len(values),
-                "items": [
+                "items": tuple(
                     self._hashes(f"{salt}:{i}", v, e)
                     for i, (v, e) in enumerate(zip(values, like, strict=True))
-                ],
+                ),
             }
         return {"hashes": self._hashes(salt, value, self.expected)}
 
@@ -271,7 +272,7 @@ class Choice:
     hint: str = ""
     attempts: int | None = None
 
-    def public(self, chapter: str) -> dict[str, Any]:
+    def public(self, chapter: str) -> ChoiceSpec:
         salt = f"{chapter}:{self.qid}"
         if self.expected not in self.options:
             raise ValueError(f"{self.qid}: {self.expected!r} is not among {self.options!r}")
@@ -285,16 +286,16 @@ class Choice:
                 f"{self.qid}: attempts must lie between 1 and {len(self.options) - 1} "
                 f"(fewer than the {len(self.options)} options), got {attempts}"
             )
-        return {
-            "attempts": attempts,
-            "qid": self.qid,
-            "kind": "choice",
-            "points": self.points,
-            "salt": salt,
-            "options": list(self.options),
-            "hint": self.hint,
-            "hashes": {"0": digest(salt, self.expected, 0)},
-        }
+        return ChoiceSpec(
+            attempts=attempts,
+            qid=self.qid,
+            kind="choice",
+            points=self.points,
+            salt=salt,
+            options=tuple(self.options),
+            hint=self.hint,
+            hashes={"0": digest(salt, self.expected, 0)},
+        )
 
 
 @dataclass
@@ -337,27 +338,25 @@ class Function:
         """How many cases the grader tries: public and hidden."""
         return len(self.cases) + len(self.hidden)
 
-    def public(self, chapter: str) -> dict[str, Any]:
-        spec: dict[str, Any] = {
-            "qid": self.qid,
-            "kind": "function",
-            "points": self.points,
-            "name": self.name,
-            "reference": self.reference,
-            "hint": self.hint,
-            "cases": [[label, list(args)] for label, args in self.cases],
-            "allowed": allowed_list(self.allowed, f"key {chapter}, question {self.qid}"),
-        }
-        if self.partial == PER_CASE:  # the rule, and how many cases share the points
-            spec["partial"] = PER_CASE
-            spec["hidden_cases"] = len(self.hidden)
-        if self.mistakes:
-            spec["salt"] = f"{chapter}:{self.qid}"
-            spec["mistakes"] = [
-                {"hint": m.hint, "outputs": self._outputs(chapter, j, m)}
+    def public(self, chapter: str) -> FunctionSpec:
+        per_case = self.partial == PER_CASE  # the rule, and how many cases share the points
+        return FunctionSpec(
+            qid=self.qid,
+            kind="function",
+            points=self.points,
+            name=self.name,
+            reference=self.reference,
+            hint=self.hint,
+            cases=tuple((label, list(args)) for label, args in self.cases),
+            allowed=tuple(allowed_list(self.allowed, f"key {chapter}, question {self.qid}")),
+            partial=PER_CASE if per_case else None,
+            hidden_cases=len(self.hidden) if per_case else None,
+            salt=f"{chapter}:{self.qid}" if self.mistakes else None,
+            mistakes=tuple(
+                OutputMistake(hint=m.hint, outputs=tuple(self._outputs(chapter, j, m)))
                 for j, m in enumerate(self.mistakes)
-            ]
-        return spec
+            ),
+        )
 
     def _outputs(self, chapter: str, j: int, mistake: Mistake) -> list[str]:
         """Hashes of ``mistake``'s outputs on the public cases; refused (ValueError naming key

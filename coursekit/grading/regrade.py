@@ -67,6 +67,7 @@ def _grade(raw: Any, where: Path) -> Grade:
             owner=str(raw.get("id", "")),
             late=str(raw.get("late", "")),
             deduction=float(raw.get("deduction", 0.0)),
+            language="fr" if raw.get("language") == "fr" else "en",
         )
     except (TypeError, ValueError) as error:
         raise ValueError(f"{where}: not a grader's feedback ({error})") from None

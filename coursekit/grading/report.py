@@ -1,4 +1,9 @@
-"""What the grader writes: a ``Grade`` per submission, grades.csv, feedback pages."""
+"""What the grader writes: a ``Grade`` per submission, grades.csv, feedback pages.
+
+A feedback page is in the language of its grade (``Grade.language``: ``--lang``, or the
+notebook's ``metadata.coursekit.language``); grades.csv and the lecturer's other files are in
+English.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..views.i18n import speaking
+from .wording import _
 
 MAX_CELL_ERRORS = 20
 MAX_NOTES = 10
@@ -39,6 +47,8 @@ class Grade:
     late: str = ""
     #: points taken off the questions' sum for lateness (:mod:`.deadline`)
     deduction: float = 0.0
+    #: the language of the feedback (the messages and the page): "en" or "fr"
+    language: str = "en"
 
     @property
     def total(self) -> float:
@@ -61,6 +71,7 @@ class Grade:
             "cell_errors": self.cell_errors[:MAX_CELL_ERRORS],
             "notes": self.notes[:MAX_NOTES],
             **({"late": self.late, "deduction": self.deduction} if self.late else {}),
+            **({"language": self.language} if self.language != "en" else {}),
         }
 
 
@@ -101,20 +112,29 @@ def write(path: Path, text: str) -> None:
 
 
 def _html(grade: Grade) -> str:
+    with speaking(grade.language if grade.language in ("en", "fr") else "en"):
+        return _page(grade)
+
+
+def _page(grade: Grade) -> str:
     rows = "\n".join(
         f"<tr><td>{html.escape(qid)}</td><td>{q['points']:g} / {q['max']:g}</td>"
         f"<td>{html.escape(q['message'])}</td></tr>"
         for qid, q in grade.questions.items()
     )
-    error = f"<p><b>Note:</b> {html.escape(grade.error)}</p>" if grade.error else ""
-    error += "".join(f"<p><b>Note:</b> {html.escape(n)}</p>" for n in grade.notes[:MAX_NOTES])
-    error += f"<p><b>Handed in:</b> {html.escape(grade.late)}</p>" if grade.late else ""
+    note, handed_in = html.escape(_("Note:")), html.escape(_("Handed in:"))
+    error = f"<p><b>{note}</b> {html.escape(grade.error)}</p>" if grade.error else ""
+    error += "".join(f"<p><b>{note}</b> {html.escape(n)}</p>" for n in grade.notes[:MAX_NOTES])
+    error += f"<p><b>{handed_in}</b> {html.escape(grade.late)}</p>" if grade.late else ""
+    chapter = html.escape(_("Chapter {chapter}").format(chapter=grade.chapter or "?"))
+    heads = (_("question"), _("points"), _("feedback"))
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     return (
-        f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>"
-        f"{html.escape(grade.submission)}</title></head><body>\n"
+        f"<!DOCTYPE html>\n<html lang='{html.escape(grade.language)}'><head><meta "
+        f"charset='utf-8'><title>{html.escape(grade.submission)}</title></head><body>\n"
         f"<h1>{html.escape(grade.submission)}: {grade.total:g} / {grade.max:g}</h1>\n"
-        f"<p>Chapter {html.escape(grade.chapter or '?')}</p>{error}\n"
-        f"<table border='1'><tr><th>question</th><th>points</th><th>feedback</th></tr>\n"
+        f"<p>{chapter}</p>{error}\n"
+        f"<table border='1'><tr>{head}</tr>\n"
         f"{rows}\n</table></body></html>\n"
     )
 

@@ -50,7 +50,7 @@ class SandboxedKernelManager(CheckedSockets, GuardedKernelManager):
     """A :class:`GuardedKernelManager` whose ipykernel runs in the grading sandbox.
 
     ``writable``, ``limits``, ``readonly``, ``hide_coursekit`` and ``sandbox_env`` are as for
-    :func:`~coursekit.grading.sandbox.sandbox_command`; ``process_memory_mb`` is each
+    :func:`~coursekit.grading.sandbox.command`; ``process_memory_mb`` is each
     process's ``RLIMIT_AS`` (also with a cgroup: a huge allocation gets a ``MemoryError``).
     The kernel is killed, with everything it started, ``limits.wall_seconds`` after it
     starts. Interrupts are sent as messages (a signal to the bwrap process would end the

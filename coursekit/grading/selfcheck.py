@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..views.i18n import key_text
 from . import session
 from .judging import (
     judge_format,
@@ -56,16 +57,20 @@ from .judging import (
 )
 from .questions import ANSWER_LOG, CASE_SECONDS, CHECKS_PATH, PASSED, points_of, points_text
 from .session import NO_SETUP
+from .spec import ChoiceSpec, FunctionSpec, QuestionSpec, chapter_from_json
+from .wording import N_, _, is_passed, recorded, unanswered
 
 # --------------------------------------------------------------------------------------------
 # check()
 
-_CHECKS: dict[str, Any] = {}
+#: The public form of every question, by chapter and question id (typed once, when read).
+_CHECKS: dict[str, dict[str, QuestionSpec]] = {}
 
 
-def _checks() -> dict[str, Any]:
+def _checks() -> dict[str, dict[str, QuestionSpec]]:
     if not _CHECKS:
-        _CHECKS.update(json.loads(CHECKS_PATH.read_text(encoding="utf-8")))
+        data = json.loads(CHECKS_PATH.read_text(encoding="utf-8"))
+        _CHECKS.update({name: chapter_from_json(qs, name) for name, qs in data.items()})
     return _CHECKS
 
 
@@ -77,7 +82,7 @@ def _name(value: Any, what: str) -> str:
     return value
 
 
-def _find(qid: str, chapter: str) -> dict[str, Any]:
+def _find(qid: str, chapter: str) -> QuestionSpec:
     chapters = _checks()
     qid, chapter = _name(qid, "the question id ('q1')"), _name(chapter, "the chapter ('03_ap_map')")
     if chapter not in chapters:
@@ -103,12 +108,18 @@ def start(chapter: str, own_data: Sequence[str] = ()) -> None:
         raise TypeError(f"own_data must be a list of question ids, got {own_data!r:.60}")
     session.CURRENT["chapter"], session.CURRENT["own"] = chapter, frozenset(own_data)
     session.CURRENT["variant"] = False
-    print(f"Exercises of chapter {chapter}: run each check(...) cell after your answer.")
+    said = _("Exercises of chapter {chapter}: run each check(...) cell after your answer.")
+    print(said.format(chapter=chapter))
 
 
 # --------------------------------------------------------------------------------------------
 # Attempts at multiple-choice questions
 
+#: What check() says of a choice once its attempts are used up.
+ATTEMPTS_USED_UP = N_(
+    "{qid}: your {attempts} attempts are used up, so this check no longer says right or wrong; "
+    "read again: {where}"
+)
 #: Wrong letters tried, by "chapter:qid" (this kernel's copy; merged with the cache file).
 _TRIED: dict[str, list[str]] = {}
 
@@ -158,42 +169,38 @@ def _save_tried() -> None:
         return
 
 
-def judge_choice(spec: dict[str, Any], answer: Any, chapter: str) -> str:
+def judge_choice(spec: ChoiceSpec, answer: Any, chapter: str) -> str:
     """:func:`judge_value` for a choice, within the question's attempts."""
-    qid, attempts = spec["qid"], int(spec.get("attempts", 2))
+    qid, attempts = spec.qid, spec.attempts
     key = f"{chapter}:{qid}"
     tried = _load_tried().setdefault(key, [])
     if len(tried) >= attempts:
-        where = spec.get("hint") or "the chapter's section on this question"
-        return (
-            f"{qid}: your {attempts} attempts are used up, so this check no longer says right "
-            f"or wrong; read again: {where}"
-        )
+        where = key_text(spec.hint) or _("the chapter's section on this question")
+        return _(ATTEMPTS_USED_UP).format(qid=qid, attempts=attempts, where=where)
     verdict = judge_value(spec, answer)
-    if verdict == f"{qid}: {PASSED}" or not verdict.startswith(f"{qid}: not this one"):
+    if is_passed(qid, verdict) or not verdict.startswith(_("{qid}: not this one").format(qid=qid)):
         return verdict  # right, or not a letter among the options: no attempt used
     letter = answer.strip().lower()
     if letter not in tried:
         tried.append(letter)
         _save_tried()
     left = attempts - len(tried)
-    return verdict + (
-        f" ({left} more attempt{'s' if left > 1 else ''})"
-        if left
-        else " (that was your last attempt: read again before you change it)"
-    )
+    if not left:
+        return verdict + " " + _("(that was your last attempt: read again before you change it)")
+    more = _("({left} more attempts)") if left > 1 else _("({left} more attempt)")
+    return verdict + " " + more.format(left=left)
 
 
 # --------------------------------------------------------------------------------------------
 # What check() said, for progress()
 
-NOT_ANSWERED = "not answered"
-NOT_RIGHT = "not right yet"
-RECORDED = "recorded"
-FORMAT = "format to fix"
-USED_UP = "attempts used up"
+NOT_ANSWERED = N_("not answered")
+NOT_RIGHT = N_("not right yet")
+RECORDED = N_("recorded")
+FORMAT = N_("format to fix")
+USED_UP = N_("attempts used up")
 #: What check() says before running a function where no time limit can stop it.
-NO_TIME_LIMIT = (
+NO_TIME_LIMIT = N_(
     "{qid}: (no time limit here{why}: if this cell does not end, a loop of your function "
     "never ends: interrupt the kernel and look at your loops)"
 )
@@ -203,13 +210,14 @@ _VERDICTS: dict[str, dict[str, tuple[str, float]]] = {}
 
 def _state(qid: str, message: str, own: bool) -> str:
     """The state of a question from what check() said of it."""
-    if message == f"{qid}: {PASSED}":
+    if is_passed(qid, message):
         return PASSED
-    if message.startswith(f"{qid}: not answered yet"):
+    if unanswered(qid, message):
         return NOT_ANSWERED
     if own:
-        return RECORDED if message.startswith(f"{qid}: recorded") else FORMAT
-    if "attempts are used up" in message:
+        return RECORDED if recorded(qid, message) else FORMAT
+    used_up = _(ATTEMPTS_USED_UP).split("{attempts}")[1].split("{where}")[0]
+    if used_up in message:
         return USED_UP
     return NOT_RIGHT
 
@@ -219,9 +227,9 @@ def _why_no_limit() -> str:
     import threading
 
     if not hasattr(signal, "setitimer"):
-        return " (this system has no interval timer)"
+        return " " + _("(this system has no interval timer)")
     if threading.current_thread() is not threading.main_thread():
-        return " (check() runs outside the main thread)"
+        return " " + _("(check() runs outside the main thread)")
     return ""
 
 
@@ -234,21 +242,21 @@ def check(qid: str, answer: Any, chapter: str | None = None) -> None:
     if chapter is None:
         chapter = session.CURRENT["chapter"]
         if chapter is None:  # a check cell run before the set-up cell, or after a restart
-            print(NO_SETUP.format(qid=qid))
+            print(_(NO_SETUP).format(qid=qid))
             return
     spec = _find(qid, chapter)
     session.record(qid, chapter, answer)
     own = qid in session.CURRENT["own"] and chapter == session.CURRENT["chapter"]
-    if spec["kind"] == "function":
+    if isinstance(spec, FunctionSpec):
         if not time_limit_available() and callable(answer):
-            print(NO_TIME_LIMIT.format(qid=qid, why=_why_no_limit()))
+            print(_(NO_TIME_LIMIT).format(qid=qid, why=_why_no_limit()))
         message, share = judge_function_points(spec, answer, seconds=CASE_SECONDS)
         own = False  # a function is judged on the public cases, own data or not
     elif own:
         message, share = judge_format(spec, answer), 0.0
-    elif spec["kind"] == "choice":
+    elif isinstance(spec, ChoiceSpec):
         message = judge_choice(spec, answer, chapter)
-        share = 1.0 if message == f"{qid}: {PASSED}" else 0.0
+        share = 1.0 if is_passed(qid, message) else 0.0
     else:
         message, share = judge_value_points(spec, answer)
     print(message)
@@ -262,7 +270,7 @@ def _progress_rows(chapter: str) -> list[tuple[str, str, float, float]]:
     rows = []
     for qid, spec in _checks()[chapter].items():
         state, share = said.get(qid, (NOT_ANSWERED, 0.0))
-        points = float(spec.get("points", 1))
+        points = float(spec.points)
         rows.append((qid, state, round(share * points, 2), points))
     return rows
 
@@ -280,7 +288,7 @@ def progress(chapter: str | None = None) -> None:
             return
         chapter = session.CURRENT["chapter"]
         if chapter is None:
-            print(NO_SETUP.format(qid="progress()"))
+            print(_(NO_SETUP).format(qid="progress()"))
             return
     chapter = _name(chapter, "the chapter ('03_ap_map')")
     if chapter not in _checks():
@@ -290,23 +298,31 @@ def progress(chapter: str | None = None) -> None:
     own = {  # a function is judged on the public cases, own data or not
         qid
         for qid in (session.CURRENT["own"] if chapter == session.CURRENT["chapter"] else ())
-        if qid in specs and specs[qid]["kind"] != "function"
+        if qid in specs and not isinstance(specs[qid], FunctionSpec)
     }
     width = max(len(qid) for qid, *_ in rows)
-    print(f"Chapter {chapter}, from the check() calls since the kernel started:")
+    said = _("Chapter {chapter}, from the check() calls since the kernel started:")
+    print(said.format(chapter=chapter))
+    states = max(16, *(len(_(state)) for _qid, state, *_rest in rows))
     for qid, state, earned, points in rows:
         if qid in own:
-            worth = f"{points_text(points)} point{'' if points == 1 else 's'}, judged when graded"
+            worth = (
+                _("{points} point, judged when graded")
+                if points == 1
+                else _("{points} points, judged when graded")
+            ).format(points=points_text(points))
         else:
             worth = points_of(earned, points)
-        print(f"  {qid:<{width}}  {state:<16} {worth}")
+        print(f"  {qid:<{width}}  {_(state):<{states}} {worth}")
     mine = [r for r in rows if r[0] not in own]
     passed = sum(1 for r in mine if r[1] == PASSED)
     total = sum(r[3] for r in mine)
-    line = (
-        f"Points so far: {points_text(sum(r[2] for r in mine))} of {points_text(total)} "
-        f"({passed} of {len(mine)} questions passed)"
+    line = _("Points so far: {earned} of {total} ({passed} of {count} questions passed)").format(
+        earned=points_text(sum(r[2] for r in mine)),
+        total=points_text(total),
+        passed=passed,
+        count=len(mine),
     )
-    if any(specs[qid]["kind"] == "function" for qid, *_ in mine):
-        line += "; a function is tried on more cases when graded"
+    if any(isinstance(specs[qid], FunctionSpec) for qid, *_rest in mine):
+        line += _("; a function is tried on more cases when graded")
     print(line + ".")

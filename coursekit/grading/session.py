@@ -12,6 +12,7 @@ import os
 import types
 from typing import Any
 
+from ..views.i18n import N_
 from .judging import as_plain
 from .portable import function_source, uses_coursekit
 from .questions import ANSWER_LOG
@@ -20,7 +21,7 @@ from .questions import ANSWER_LOG
 #: the last set-up cell run was a variant's (:func:`.variantcheck.start`).
 CURRENT: dict[str, Any] = {"chapter": None, "own": frozenset(), "variant": False}
 #: What check() says when the set-up cell has not run in this kernel.
-NO_SETUP = (
+NO_SETUP = N_(
     "{qid}: run the set-up cell first (the first code cell of the notebook, which calls "
     "start(...)), and the cells that set up the data, then this cell again"
 )

@@ -9,7 +9,8 @@ grades.csv), a row per question and one for the chapter's total (question ``tota
   submissions with all the points;
 - ``top_mistake`` and ``top_mistake_count``: the most frequent feedback line of the answers
   without full marks (the question's id left out: "not right yet: divide by all relevant
-  documents"); a tie goes to the first in alphabetical order.
+  documents"); a tie goes to the first in alphabetical order. A feedback line is read in
+  English (``message_en`` where the student's feedback is in another language).
 
 ``stats.html`` has a figure per chapter (Agg, 9 x 3 inches, 80 dpi, embedded as a base64 PNG):
 each question's mean points against its maximum (bars), and a histogram of the totals.
@@ -49,6 +50,12 @@ def _line(qid: str, message: str) -> str:
     return message.removeprefix(f"{qid}: ").strip()
 
 
+def _english(record: dict[str, Any]) -> str:
+    """A question's feedback line in English (its ``message_en``, if the feedback is in
+    another language)."""
+    return str(record.get("message_en") or record["message"])
+
+
 def chapter_questions(grades: Sequence[Grade]) -> dict[str, list[str]]:
     """Every chapter of ``grades`` (sorted) with its question ids, in the order graded."""
     found: dict[str, list[str]] = {}
@@ -67,7 +74,7 @@ def question_stats(qid: str, records: Sequence[dict[str, Any] | None]) -> dict[s
     maximum = max((float(r["max"]) for r in present), default=0.0)
     answered = [r for r in present if _answered((qid, r))]
     full = [r for r in present if r["max"] > 0 and r["points"] >= r["max"]]
-    wrong = Counter(_line(qid, r["message"]) for r in answered if r["points"] < r["max"])
+    wrong = Counter(_line(qid, _english(r)) for r in answered if r["points"] < r["max"])
     top = min(wrong.items(), key=lambda item: (-item[1], item[0])) if wrong else ("", 0)
     return {
         "question": qid,
@@ -107,7 +114,7 @@ def chapter_stats(grades: Sequence[Grade]) -> dict[str, list[dict[str, Any]]]:
 
 def _answered(item: tuple[str, dict[str, Any]]) -> bool:
     qid, record = item
-    return not _line(qid, record["message"]).startswith(UNANSWERED)
+    return not _line(qid, _english(record)).startswith(UNANSWERED)
 
 
 def stats_csv(stats: dict[str, list[dict[str, Any]]]) -> str:

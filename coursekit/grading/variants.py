@@ -34,9 +34,10 @@ from typing import Any
 from .build import cells_of, load_key_module
 from .choices import orders_for, relettered, shuffle_options
 from .judging import judge_format
-from .ownership import IdRule, code_cells, is_variant, normal_source
+from .ownership import IdRule, code_cells, code_form, is_variant
 from .questions import Choice, Function, Value
 from .roster import read_ids
+from .spec import AnswerFormat
 from .variantcheck import answer_format, format_check, use_variant_check
 
 MIN_SECRET_BYTES = 32
@@ -213,7 +214,8 @@ def personalise(
 
 
 def variant_check(
-    chapter: str, formats: dict[str, dict[str, Any]] | Sequence[Value | Choice | Function]
+    chapter: str,
+    formats: dict[str, AnswerFormat | dict[str, Any]] | Sequence[Value | Choice | Function],
 ) -> Callable[..., None]:
     """The ``check`` of a variant notebook: the format of every answer only (``formats``:
     :func:`~coursekit.grading.variantcheck.answer_format` by question id, or the variant's
@@ -302,9 +304,9 @@ class Personal:
         needed (only for a submission whose data cell is not its owner's)."""
         if chapter not in self._cells:
             generator = self.generators[chapter]
-            cells = {normal_source(generator.generate(None)[0]): ""}
+            cells = {code_form(generator.generate(None)[0]): ""}
             for sid in self.roster:
-                cells[normal_source(variant(generator, self.secret, chapter, sid)[0])] = sid
+                cells[code_form(variant(generator, self.secret, chapter, sid)[0])] = sid
             self._cells[chapter] = cells
         found = sorted({self._cells[chapter][s] for s in sources if s in self._cells[chapter]})
         return found[0] if found else None
@@ -339,7 +341,7 @@ class Personal:
             )
         source, questions = variant(generator, self.secret, chapter, student)
         cells = code_cells(notebook)
-        if normal_source(source) not in cells:
+        if code_form(source) not in cells:
             other = self._data_owner(chapter, cells)
             if other == "":
                 why = "it is the public exercise's"

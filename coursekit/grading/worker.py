@@ -20,15 +20,21 @@ block or kill the grader itself or another student's grading. This process
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import ctypes
 import dataclasses
+import importlib
 import json
 import os
 import pickle
 import resource
+import select
 import signal
+import socket
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
@@ -73,17 +79,31 @@ def die_with(parent: int) -> None:
         os._exit(1)
 
 
+_WARM: dict[Path, Any] = {}  # keys loaded by a zygote before it forked this worker
+
+
+def warm_keys(keys_dir: Path) -> Any:
+    """The answer keys of ``keys_dir`` (:func:`.grader.load_keys`): those a zygote
+    (:mod:`.zygote`) loaded before forking this worker, else loaded now."""
+    from .grader import load_keys
+
+    keys_dir = Path(keys_dir)
+    if keys_dir not in _WARM:
+        _WARM[keys_dir] = load_keys(keys_dir)
+    return _WARM[keys_dir]
+
+
 async def grade(request: dict[str, Any]) -> Any:
     """The grade of the submission ``request`` describes (never raises for the submission's
     problems; a grader error is its row's ``error``)."""
-    from .grader import grade_one, load_keys
+    from .grader import grade_one
     from .report import Grade
 
     task = asyncio.current_task()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     name = request["name"]
     try:
-        keys = load_keys(request["keys"])
+        keys = warm_keys(request["keys"])
         config, personal = request["config"], request["personal"]
         return await grade_one(request["path"], name, keys, config, request["work"], personal)
     except Exception as error:  # noqa: BLE001 - one submission never stops the rest
@@ -110,6 +130,117 @@ def main(argv: Sequence[str] | None = None) -> int:
     with os.fdopen(result, "wb") as out:
         out.write(data)
     return 0
+
+
+# --- a zygote: the fork server of coursekit.grading.zygote -------------------------------------
+
+
+def serve_forks(argv: list[str] | None = None) -> int:
+    """A zygote (:mod:`.zygote`): ``SOCKET_FD GRADER_PID KEYS``, started by
+    :meth:`.zygote.Zygote.start`; forks a worker for each request (see :mod:`.zygote`)."""
+    fd, grader, keys_dir = (sys.argv[1:] if argv is None else argv)[:3]
+    die_with(int(grader))
+    first_to_die()
+    for name in SKIPPED_MODULES:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sock = socket.socket(fileno=int(fd))
+    sock.setblocking(True)
+    from .zygote import PRELOAD
+
+    for module in PRELOAD:
+        importlib.import_module(module)
+    _warm_sandbox()
+    keys = warm_keys(Path(keys_dir))
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    workers: set[int] = set()
+    sock.send(b"R")
+    while True:
+        ready, _, _ = select.select([sock, wake_r], [], [])
+        if wake_r in ready:
+            os.read(wake_r, 512)
+            _reap(sock, workers)
+        if sock not in ready:
+            continue
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 256, 3)
+        except OSError:
+            message, fds = b"", []
+        if not message:  # the grader closed its end: the run is over
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, signal.SIGKILL)
+            return 0
+        kind, rest = message[:1], message[1:].decode(errors="replace").split()
+        if kind == b"S" and len(fds) == 0 and int(rest[0]) in workers:
+            with contextlib.suppress(OSError):
+                os.killpg(int(rest[0]), int(rest[1]))
+        elif kind == b"F" and len(fds) == 3:
+            chapter = None if rest[1] == "-" else rest[1]
+            if chapter in keys:
+                with contextlib.suppress(Exception):  # a failing key: its worker says so
+                    keys[chapter]
+            pid = os.fork()
+            if pid == 0:
+                os._exit(_worker(int(rest[0]), fds, (sock.fileno(), wake_r, wake_w)))
+            workers.add(pid)
+            sock.send(f"P{pid}".encode())
+        for descriptor in fds:
+            os.close(descriptor)
+
+
+def _warm_sandbox() -> None:
+    """What every worker's sandboxes look up once (bubblewrap tried, cgroups found, the
+    venv's cut-down ``pyvenv.cfg`` and bwrap's options folder made): looked up here, once per
+    run; the folders are the zygote's, removed when it ends (its ``atexit``)."""
+    from .sandbox import bwrap, cgroup, fs, sandbox_available
+
+    for step in (sandbox_available, cgroup.cgroup_parent, fs._pyvenv_cfg, bwrap._arguments_folder):
+        with contextlib.suppress(Exception):  # a worker meets the same problem and says it
+            step()
+
+
+def _reap(sock: socket.socket, workers: set[int]) -> None:
+    while workers:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        workers.discard(pid)
+        with contextlib.suppress(OSError):
+            sock.send(f"X{pid} {os.waitstatus_to_exitcode(status)}".encode())
+
+
+def _worker(limit_mb: int, fds: list[int], zygote_fds: tuple[int, ...]) -> int:
+    """In the forked child: become the worker of one submission (never returns to serve)."""
+    try:
+        atexit._clear()  # the zygote's handlers remove the zygote's folders: not a worker's
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()  # its own process group: the grader stops it and its sandboxes at once
+        for fd in zygote_fds:
+            os.close(fd)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        code = main([str(limit_mb), str(os.getppid())])
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    except BaseException:  # noqa: BLE001 - said on its standard error, then ended
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()  # what the worker made for itself (os._exit skips them)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return code
 
 
 if __name__ == "__main__":

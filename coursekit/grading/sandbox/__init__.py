@@ -184,13 +184,21 @@ def command(
     env: Mapping[str, str] | None = None,
     process_memory_mb: int | None = None,
 ) -> tuple[list[str], Callable[[int], list[Path]]]:
-    """The sandbox's command line running ``argv`` (the arguments are as for
-    :func:`sandbox_command`), and a function giving the cgroup directories it makes when run
-    as a given PID (remove them with :func:`.cgroup.remove` once it ended): for a caller
-    that starts and watches the process itself (the kernel manager, the judge).
-    ``process_memory_mb`` puts each process under that ``RLIMIT_AS`` also when a cgroup holds
-    the total (a single huge allocation then gets a ``MemoryError`` instead of the cgroup's
-    kill of the whole tree)."""
+    """The command line running ``argv`` in a sandbox (see the module's docstring), and a
+    function giving the cgroup directories it makes when run as a given PID (remove them with
+    :func:`.cgroup.remove` once it ended): for a caller that starts and watches the process
+    itself (the kernel manager, the judge; :func:`run_sandboxed` waits for it).
+
+    ``writable`` is bound read-write at ``/home/student`` and is the working directory
+    (arguments and ``env`` values naming it, or the interpreter's folders, are rewritten);
+    ``readonly`` paths are bound read-only at their own paths; ``env`` is added to the
+    sandbox's small environment. With ``hide_coursekit``, coursekit cannot be imported.
+    The command does not stop at ``limits.wall_seconds`` by itself: kill it then (killing
+    its process kills the whole sandbox), as :func:`run_sandboxed` does. It can be run more
+    than once. With a cgroup, each run leaves an empty cgroup directory, removed by later
+    sandboxes. ``process_memory_mb`` puts each process under that ``RLIMIT_AS`` also when a
+    cgroup holds the total (a single huge allocation then gets a ``MemoryError`` instead of
+    the cgroup's kill of the whole tree)."""
     if not argv:
         raise ValueError("no command to run in the sandbox")
     writable = Path(os.path.abspath(writable))
@@ -226,40 +234,6 @@ def command(
     return [env_binary, "-i", *line], cgroups
 
 
-_build = command  # its former name (tests/test_sandbox.py imports it)
-
-
-def sandbox_command(
-    argv: Sequence[str],
-    *,
-    writable: Path,
-    readonly: Sequence[Path] = (),
-    limits: Limits,
-    hide_coursekit: bool = False,
-    env: Mapping[str, str] | None = None,
-) -> list[str]:
-    """The command line running ``argv`` in a sandbox (see the module's docstring).
-
-    ``writable`` is bound read-write at ``/home/student`` and is the working directory
-    (arguments and ``env`` values naming it, or the interpreter's folders, are rewritten);
-    ``readonly`` paths are bound read-only at their own paths; ``env`` is added to the
-    sandbox's small environment. With ``hide_coursekit``, coursekit cannot be imported.
-    The command does not stop at ``limits.wall_seconds`` by itself: kill it then (killing
-    its process kills the whole sandbox), as :func:`run_sandboxed` does. It can be run more
-    than once. With a cgroup, each run leaves an empty cgroup directory, removed by later
-    sandboxes.
-    """
-    line, _ = command(
-        argv,
-        writable=writable,
-        readonly=readonly,
-        limits=limits,
-        hide_coursekit=hide_coursekit,
-        env=env,
-    )
-    return line
-
-
 class SandboxResult(subprocess.CompletedProcess):
     """A finished sandboxed run: ``returncode``, ``stdout``, ``stderr`` (bytes, truncated to
     ``max_output``), ``timed_out`` (killed at the wall-time limit) and ``seconds``."""
@@ -290,7 +264,7 @@ def run_sandboxed(
     input: bytes | None = None,
     max_output: int = 1 << 20,
 ) -> SandboxResult:
-    """Run ``argv`` in a sandbox (:func:`sandbox_command`) and wait for it, at most
+    """Run ``argv`` in a sandbox (:func:`command`) and wait for it, at most
     ``limits.wall_seconds``: then the whole sandbox is killed and ``timed_out`` is set."""
     limits = limits or Limits()
     line, cgroups = command(
