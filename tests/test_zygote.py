@@ -25,6 +25,7 @@ from test_grader_attacks import FULL, REQUIRED, ROOT, UNUSABLE, _marked_processe
 from coursekit.grading import isolation
 from coursekit.grading.grade_cli import parser
 from coursekit.grading.isolation import grade_in_worker, worker_env
+from coursekit.grading.sandbox import cgroup as sandbox_cgroup
 from coursekit.grading.zygote import Zygote
 
 pytestmark = pytest.mark.skipif(
@@ -106,10 +107,20 @@ def test_a_killed_forked_worker_is_its_submission_error(tmp_path):
             await asyncio.sleep(0.1)
         workers = _children(zygote._process.pid)
         assert len(workers) == 1, "the worker is not the zygote's child"
-        os.kill(workers[0], signal.SIGKILL)
-        return await grading
+        (worker,) = workers
+        own = sandbox_cgroup.worker_dirs(worker)
+        if own:  # where cgroups can be made: the worker holds a memory cgroup of its own
+            assert own[0].is_dir()
+            assert str(worker) in (own[0] / "cgroup.procs").read_text().split()
+            limit = own[0] / (
+                "memory.max" if (own[0] / "memory.max").exists() else "memory.limit_in_bytes"
+            )
+            assert int(limit.read_text()) == isolation.memory_limit_mb(options) << 20
+        os.kill(worker, signal.SIGKILL)
+        return await grading, own
 
-    result = asyncio.run(_with_zygote(kill))
+    result, own = asyncio.run(_with_zygote(kill))
+    assert [d for d in own if d.exists()] == []  # removed once the worker ended
     assert isinstance(result, str)
     assert result.startswith(
         "grader error: the grading process of this submission died (killed by signal 9, SIGKILL:"

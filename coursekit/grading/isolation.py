@@ -31,6 +31,7 @@ from typing import Any
 
 from .config import GraderConfig
 from .report import Grade
+from .sandbox import cgroup as sandbox_cgroup
 from .sandbox import fs as sandbox_fs
 from .zygote import Forked, Zygote
 
@@ -241,5 +242,6 @@ async def grade_in_worker(
             return f"grader error: the grading process of this submission returned {error}"
     finally:
         await _stop(process)
+        sandbox_cgroup.remove(sandbox_cgroup.worker_dirs(process.pid))  # its own, if made
         reading.cancel()
         tail.cancel()

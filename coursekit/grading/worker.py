@@ -117,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m coursekit.grading.worker MEMORY_MB GRADER_PID", file=sys.stderr)
         return 2
     limit_memory(int(args[0]))
+    from .sandbox.cgroup import join_own
+
+    join_own(int(args[0]) << 20)  # its own memory cgroup too, where cgroups can be made
     die_with(int(args[1]))
     first_to_die()
     for name in SKIPPED_MODULES:

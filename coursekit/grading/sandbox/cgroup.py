@@ -203,6 +203,42 @@ def wrap(
     return [*argv, str(memory_bytes), str(tasks), *command], dirs
 
 
+#: A grading worker's own cgroup: the sandboxes' prefix (a stale one is swept with theirs).
+WORKER = f"{PREFIX}worker-"
+
+
+def worker_dirs(pid: int) -> list[Path]:
+    """The cgroup directories of the grading worker ``pid`` (:func:`join_own`), [] where no
+    cgroup is used; remove them with :func:`remove` once the worker ended."""
+    parent = cgroup_parent()
+    return [] if parent is None else [parent.dirs[0] / f"{WORKER}{pid}"]
+
+
+def join_own(memory_bytes: int) -> list[Path]:
+    """Move this process into a fresh memory cgroup of its own limited to ``memory_bytes``
+    (a grading worker: its kernels and judges go to their own sandboxes' cgroups, so this one
+    holds the worker alone); its directories, [] where no cgroup can be made (then the
+    worker's ``RLIMIT_AS`` is its only bound)."""
+    parent = cgroup_parent()
+    if parent is None:
+        return []
+    directory = worker_dirs(os.getpid())[0]
+    limits = {"memory.max": memory_bytes, "memory.swap.max": 0}  # v2
+    if parent.version == 1:
+        limits = {"memory.limit_in_bytes": memory_bytes}
+        limits["memory.memsw.limit_in_bytes"] = memory_bytes
+    try:
+        directory.mkdir()
+        for name, value in limits.items():
+            if (directory / name).exists():
+                (directory / name).write_text(str(value))
+        (directory / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError:
+        remove([directory])
+        return []
+    return [directory]
+
+
 def _pids(directory: Path) -> list[int]:
     try:
         return [int(p) for p in (directory / "cgroup.procs").read_text().split()]
