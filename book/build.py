@@ -12,9 +12,9 @@ incremental), Sphinx reads them with the configuration in ``book/conf.py`` and w
 cross-reference or a missing image fails the build.
 
 ``--lang fr`` (``make book-fr``) builds the French edition: the chapters of ``notebooks/fr/``
-(written by ``tools/translate.py build``), the index ``book/fr/index.md`` with their list, Sphinx's
-``language = "fr"`` (its own texts and the search in French). The exercises and the errata are
-not translated yet, so they are not in it.
+and the exercises of ``exercises/fr/`` (both written by ``tools/translate.py build``), the index
+``book/fr/index.md`` with their lists, Sphinx's ``language = "fr"`` (its own texts and the search
+in French). The errata (docs/errata.md) are not translated yet, so they are not in it.
 """
 
 from __future__ import annotations
@@ -39,16 +39,33 @@ notebooks/*
 ```
 """
 
+FRENCH_EXERCISES = """
+Les exercices sont montrés tels qu'ils sont distribués, les réponses restant à écrire : faites-les
+dans JupyterLab, où `check(...)` dit si une réponse est juste.
+
+```{toctree}
+:caption: Exercices
+:maxdepth: 1
+:glob:
+
+exercises/*
+```
+"""
+
 
 def french_sources() -> dict[str, Path | str]:
-    """The French edition's pages: its chapters and an index listing them (a text), without
-    the list while no chapter is translated (an empty glob would be a warning, so an error)."""
+    """The French edition's pages: its chapters, its exercises and an index listing them (a
+    text), each list left out while nothing of it is translated (an empty glob would be a
+    warning, so an error)."""
     chapters = sorted(ROOT.glob("notebooks/fr/[0-9][0-9]_*.ipynb"))
+    exercises = sorted(ROOT.glob("exercises/fr/*.ipynb"))
     index = (BOOK / "fr" / "index.md").read_text(encoding="utf-8")
     if not chapters:
         index += "\nAucun chapitre n'est encore traduit.\n"
-    pages: dict[str, Path | str] = {"index.md": index + (FRENCH_TOC if chapters else "")}
+    index += (FRENCH_TOC if chapters else "") + (FRENCH_EXERCISES if exercises else "")
+    pages: dict[str, Path | str] = {"index.md": index}
     pages.update({f"notebooks/{p.name}": p for p in chapters})
+    pages.update({f"exercises/{p.name}": p for p in exercises})
     return pages
 
 

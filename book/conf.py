@@ -10,7 +10,13 @@ Two notebook outputs are adjusted for a static page (by :class:`StaticOutputs` b
 * an erratum box (``coursekit.views.display.Erratum``: its ``text/plain`` starts with
   ``ERRATUM``) is wrapped in ``<div class="coursekit-erratum">``, so it can be found and styled;
 * a live ipywidget view cannot run without a kernel: it is replaced by a short note with the
-  widget's name; the static view (figure and table) that each chapter shows next stays.
+  widget's name (in the book's language: :data:`WIDGET_NOTE`); the static view (figure and
+  table) that each chapter shows next stays.
+
+The French edition (``book/build.py --lang fr``) overrides ``language``: Sphinx and the themes
+then write their own words in French, except the sidebar's search field, whose placeholder the
+book theme takes from its own catalog (no French "Search" there): :func:`_search_placeholder`
+takes it from Sphinx's.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 project = "coursekit: evaluating information retrieval"
@@ -68,6 +75,19 @@ html_theme_options = {
 ERRATUM_CLASS = "coursekit-erratum"
 WIDGET_CLASS = "coursekit-widget"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: The note that stands for a live widget: its title, then the text after the widget's name.
+WIDGET_NOTE = {
+    "en": (
+        "Interactive widget",
+        " ({name}): it runs only in a live notebook (make lab). "
+        "Its static view, as stored in the notebook, follows.",
+    ),
+    "fr": (
+        "Widget interactif",
+        " ({name}) : il ne fonctionne que dans un notebook en cours d'exécution (make lab). "
+        "Sa vue statique, telle qu'enregistrée dans le notebook, suit.",
+    ),
+}
 
 
 def _mime_types(bundle: nodes.Element) -> dict[str, nodes.Element]:
@@ -89,15 +109,16 @@ class StaticOutputs(SphinxPostTransform):
         def is_bundle(node: nodes.Node) -> bool:
             return isinstance(node, nodes.container) and node.get("nb_element") == "mime_bundle"
 
+        language = (self.config.language or "en").split("_")[0]
         for bundle in list(self.document.findall(is_bundle)):
             mimes = _mime_types(bundle)
             plain = mimes["text/plain"].astext().strip() if "text/plain" in mimes else ""
             if WIDGET_VIEW in mimes:
+                title, text = WIDGET_NOTE.get(language, WIDGET_NOTE["en"])
                 note = nodes.paragraph()
-                note += nodes.strong(text="Interactive widget")
+                note += nodes.strong(text=title)
                 name = plain.split(" widget", 1)[0] if plain else "ipywidget"
-                note += nodes.Text(f" ({name}): it runs only in a live notebook (make lab). ")
-                note += nodes.Text("Its static view, as stored in the notebook, follows.")
+                note += nodes.Text(text.format(name=name))
                 bundle.replace_self(nodes.container("", note, classes=[WIDGET_CLASS]))
             elif plain.startswith("ERRATUM") and not self._marked(mimes):
                 wrapper = nodes.container(classes=[ERRATUM_CLASS])
@@ -112,7 +133,15 @@ def _drop_widget_state(app, doctree) -> None:
     metadata.get("js_files", {}).pop("ipywidgets_state", None)
 
 
+def _search_placeholder(app, pagename, templatename, context, doctree) -> None:
+    """The search field's placeholder in the book's language, from Sphinx's catalog (after the
+    book theme's handler, which writes "Search..." whatever the language)."""
+    if "search_bar_text" not in app.config.html_theme_options:
+        context["theme_search_bar_text"] = _("Search") + "..."
+
+
 def setup(app) -> dict[str, Any]:
     app.add_post_transform(StaticOutputs)
     app.connect("doctree-read", _drop_widget_state)
+    app.connect("html-page-context", _search_placeholder, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,10 +10,12 @@ pages make must stay on 127.0.0.1 and succeed (no CDN, no missing image or scrip
 Like tests/test_browser.py, the test is skipped when chromium or the book's packages
 (``pip install -e ".[book]"``) are missing, unless ``COURSEKIT_REQUIRE_BROWSER=1``, which makes
 that a failure. A screenshot of chapter 02 goes to ``test-artifacts/book_chapter02.png``.
+tests/test_book_fr.py reads the French edition (``make book-fr``) with the same pieces.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import importlib.util
@@ -22,6 +24,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -48,10 +51,16 @@ CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"
 EXERCISES = sorted(p.stem for p in (ROOT / "exercises").glob("*.ipynb"))
 
 
-def _stored(notebook: str, predicate) -> int:
+def _outputs(notebook: str, predicate, folder: Path = ROOT / "notebooks") -> list[dict]:
+    """The outputs of a committed notebook (``folder/notebook.ipynb``) that satisfy
+    ``predicate(output)``, in order."""
+    cells = json.loads((folder / f"{notebook}.ipynb").read_text("utf-8"))["cells"]
+    return [o for c in cells for o in c.get("outputs", []) if predicate(o)]
+
+
+def _stored(notebook: str, predicate, folder: Path = ROOT / "notebooks") -> int:
     """How many outputs of a committed notebook satisfy ``predicate(output)``."""
-    cells = json.loads((ROOT / "notebooks" / f"{notebook}.ipynb").read_text("utf-8"))["cells"]
-    return sum(predicate(o) for c in cells for o in c.get("outputs", []))
+    return len(_outputs(notebook, predicate, folder))
 
 
 def _is_erratum(output) -> bool:
@@ -63,13 +72,17 @@ def _is_png(output) -> bool:
     return "image/png" in output.get("data", {})
 
 
-@pytest.fixture(scope="module")
-def book(tmp_path_factory) -> Path:
-    """The book's html folder: an existing build, or a fresh one from the committed notebooks."""
-    existing = os.environ.get("COURSEKIT_BOOK_HTML")
+def _is_widget(output) -> bool:
+    return "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+
+
+def built_book(tmp_path_factory, variable: str, *options: str) -> Path:
+    """A book's html folder: the existing build that the environment variable ``variable``
+    names, or a fresh one from the committed notebooks (``book/build.py *options``)."""
+    existing = os.environ.get(variable)
     if existing:
         html = Path(existing)
-        assert (html / "index.html").is_file(), f"COURSEKIT_BOOK_HTML={existing}: no index.html"
+        assert (html / "index.html").is_file(), f"{variable}={existing}: no index.html"
         return html
     absent = [name for name in BOOK_PACKAGES if importlib.util.find_spec(name) is None]
     if absent:
@@ -79,7 +92,7 @@ def book(tmp_path_factory) -> Path:
         )
     out = tmp_path_factory.mktemp("book")
     result = subprocess.run(
-        [sys.executable, str(ROOT / "book" / "build.py"), str(out)],
+        [sys.executable, str(ROOT / "book" / "build.py"), *options, str(out)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -89,15 +102,15 @@ def book(tmp_path_factory) -> Path:
     return out / "html"
 
 
-@pytest.fixture(scope="module")
-def site(book):
-    """The book on http://127.0.0.1:<free port>, served by Python's http.server."""
+@contextlib.contextmanager
+def served(html: Path) -> Iterator[str]:
+    """A book's html folder on http://127.0.0.1:<free port>, served by Python's http.server."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):  # no line per request on stderr
             pass
 
-    handler = functools.partial(Quiet, directory=str(book))
+    handler = functools.partial(Quiet, directory=str(html))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -105,6 +118,19 @@ def site(book):
     server.shutdown()
     server.server_close()
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> Path:
+    """The book's html folder: an existing build, or a fresh one from the committed notebooks."""
+    return built_book(tmp_path_factory, "COURSEKIT_BOOK_HTML")
+
+
+@pytest.fixture(scope="module")
+def site(book):
+    """The book on http://127.0.0.1:<free port>."""
+    with served(book) as base:
+        yield base
 
 
 class Reader:
@@ -151,6 +177,19 @@ class Reader:
         )
         assert len(widths) >= at_least, f"{what}: {len(widths)} figures, {at_least} stored"
         assert all(w > 0 for w in widths), f"{what}: an image did not load ({widths})"
+
+    def search_results(self) -> list[str]:
+        """The links of the search page's results, once Sphinx has finished its search."""
+        self.page.locator("#search-results ul.search li").first.wait_for(timeout=30_000)
+        # Sphinx adds results as it finds them, and writes its summary (in the book's language)
+        # only when it has finished: read them then
+        self.page.wait_for_function(
+            "() => (document.querySelector('#search-results .search-summary')?.textContent || '')"
+            ".trim() !== ''",
+            timeout=30_000,
+        )
+        results = self.page.locator("#search-results ul.search li a")
+        return results.evaluate_all("as => as.map(a => a.getAttribute('href'))")
 
     def close(self) -> None:
         self.context.close()
@@ -230,15 +269,8 @@ def test_search_finds_precision(reader):
     field = page.locator(".bd-search-container input[name=q]")
     field.fill("precision")
     field.press("Enter")
-    results = page.locator("#search-results ul.search li")
-    results.first.wait_for(timeout=30_000)
-    # Sphinx adds results as it finds them: read them once its summary says it has finished
-    page.wait_for_function(
-        "() => /found/i.test(document.querySelector('#search-results .search-summary')"
-        "?.textContent || '')",
-        timeout=30_000,
-    )
-    hrefs = results.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    hrefs = reader.search_results()
+    assert "found" in page.locator("#search-results .search-summary").inner_text()
     assert any("notebooks/01_precision_recall" in h for h in hrefs), hrefs
     assert any(h.startswith("exercises/") for h in hrefs), hrefs
     reader.check_clean("the search page")

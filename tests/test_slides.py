@@ -56,7 +56,7 @@ def test_the_rules():
         _cell("code", "w = ck.widgets.RelevanceToggler([1, 0])\nw"),
         _cell("markdown", "*Static view.* Without a kernel ..."),
         _cell("code", "w.show_static()"),
-        _cell("markdown", "What the widget shows."),
+        _cell("markdown", "What the widget shows."),  # a subslide: the widget fills its own
         _cell("markdown", "Text " * 2000),  # far taller than a screen: a subslide of its own
         _cell("code", "y = 2"),
     ]
@@ -69,7 +69,7 @@ def test_the_rules():
         "subslide",
         "skip",
         "skip",
-        "-",
+        "subslide",
         "subslide",
         "subslide",
     ]

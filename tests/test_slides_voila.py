@@ -1,20 +1,30 @@
-"""Live widgets in the lecture deck: a chapter shown as reveal.js slides by Voila
+"""Live widgets in the lecture deck: the chapters shown as reveal.js slides by Voila
 (``make slides NB=02``, that is ``python tools/slides.py --present 02``), in Debian's headless
 Chromium driven by Playwright.
 
 jupyterlab-rise's slide view loads no widget manager (jupyterlab-contrib/rise#119): there the
 chapters' widgets show only their text. Voila's reveal template runs the notebook in a kernel and
-renders its outputs with the widget manager. The test starts Voila exactly as ``make slides``
-does, waits for the deck, goes to the slide of chapter 02's relevance toggler, clicks a rank and
-reads the new AP, which must be the value coursekit gives; then it measures the slide at
-1280 x 720 and 1920 x 1080: reveal.js's ``.slides`` fits in the window, the 1280 x 720 slide is
-scaled up (> 1) on the 1920 x 1080 screen, and what the lecturer uses (the rank buttons, the AP
-readout) is inside the slide and the window, as is the content's width. How far the content
-goes below the slide is written to ``test-artifacts/voila-slides.json``, not asserted: Voila's
-template shows the widgets at 20 px (JupyterLab's lecture size leaves them at 13 px), which makes
-a widget slide taller than the 720 px that ``tools/slides.py`` plans for, and reveal.js shows no
-more than the slide (RISE scrolls; Voila's own ``scroll`` needs jQuery from a CDN and does not
-allow for the scale). Screenshots and Voila's log go to ``test-artifacts/``.
+renders its outputs with the widget manager; ``tools/slides.py`` serves it with the course's own
+template (``tools/deck/voila/templates/coursekit-deck/``: the sizes of a lecture slide). One Voila
+server is started as ``make slides`` starts it, but for the whole course folder
+(``/voila/render/notebooks/NN_....ipynb``), and two tests use it:
+
+* chapter 02: go to the slide of the relevance toggler, click a rank and read the new AP, which
+  must be the value coursekit gives; at 1280 x 720 and 1920 x 1080 the rank buttons and the AP
+  readout are inside the slide and the window;
+* every chapter (00-11): every (sub)slide is shown in turn (the URL's ``#/h/v``, which reveal.js
+  follows: Voila's bundle does not expose its ``Reveal`` object) at 1280 x 720, then, in the same
+  page, at 1920 x 1080. Measured: reveal.js's ``.slides`` box (the 1280 x 720 slide, scaled to
+  fill the window with a 4 % margin), and the bounding box of everything the present slide
+  shows, the contents of a scrolling box counting as that box. Asserted: ``.slides`` is in the
+  window, at reveal.js's scale; no slide's content is above, below or beside ``.slides``; a
+  slide taller than 1280 x 720 scrolls (the template's rule, RISE's ``scroll``) and only when
+  it is a single cell (a cell too long for a slide: a long table, a long cell of code), never a
+  slide of several cells (``tools/slides.py`` splits those). What scrolls, by how much, and
+  the time each chapter takes to run in Voila are written to ``test-artifacts/voila-slides.json``.
+
+Not measured: whether the text is readable from the back of a room (the template's sizes are
+chosen for that; see its CSS), and the figures inside the outputs (they are pictures).
 
 Skipped without chromium, Voila or sphinx-revealjs (reveal.js's style sheets, served by Voila so
 that no network is needed), unless ``COURSEKIT_REQUIRE_BROWSER=1``: then they are failures.
@@ -42,6 +52,8 @@ _spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slide
 slides = importlib.util.module_from_spec(_spec)  # voila_command: what make slides runs
 _spec.loader.exec_module(slides)
 NOTEBOOK = ROOT / "notebooks" / "02_curves_interpolation.ipynb"
+CHAPTERS = slides.CHAPTERS
+SIZES = ((1280, 720), (1920, 1080))
 ARTIFACTS = ROOT / "test-artifacts"
 SLIDE = slides.VOILA_REVEAL  # the slide's own size, before reveal.js scales it
 
@@ -72,9 +84,81 @@ MEASURE = """() => {
 }"""
 
 
+#: The deck is ready: Voila has run the notebook and shown its cells, reveal.js has started, and
+#: the widget manager has drawn what it draws (nothing changes in the page for 400 ms).
+READY = """async () => {
+    while (document.getElementById('loading')
+           || !document.querySelector('.reveal .slides section.present')) {
+        await new Promise(r => setTimeout(r, 100));
+    }
+    await new Promise(done => {
+        let timer = setTimeout(finish, 400);
+        const observer = new MutationObserver(() => {
+            clearTimeout(timer);
+            timer = setTimeout(finish, 400);
+        });
+        observer.observe(document.body, {childList: true, subtree: true, attributes: true});
+        function finish() { observer.disconnect(); done(); }
+        setTimeout(finish, 15000);
+    });
+}"""
+
+#: Show every (sub)slide in turn (reveal.js follows the URL's #/h/v) and measure it: reveal.js's
+#: .slides box, and the box of everything the slide shows (the contents of a box that scrolls
+#: count as that box), in the window's pixels; how much the slide scrolls, in slide pixels.
+WALK = """async () => {
+    const reveal = document.querySelector('.reveal');
+    const slides = reveal.querySelector('.slides');
+    const where = [];
+    [...slides.querySelectorAll(':scope > section')].forEach((s, h) => {
+        const n = s.querySelectorAll(':scope > section').length;
+        for (let v = 0; v < Math.max(n, 1); v++) where.push([h, v]);
+    });
+    const box = (r) => [r.left, r.top, r.right, r.bottom].map(x => Math.round(x * 10) / 10);
+    const result = [];
+    for (const [h, v] of where) {
+        const hash = `#/${h}/${v}`;
+        if (location.hash !== hash && !(h === 0 && v === 0 && !location.hash)) {
+            const changed = new Promise(
+                r => reveal.addEventListener('slidechanged', r, {once: true}));
+            location.hash = hash;
+            await Promise.race([changed, new Promise(r => setTimeout(r, 2000))]);
+        }
+        const present = [...slides.querySelectorAll('section.present')].pop();
+        const all = [present, ...present.querySelectorAll('*')];
+        const clips = all.filter(e => {
+            const style = getComputedStyle(e);
+            return style.overflowX !== 'visible' || style.overflowY !== 'visible';
+        });
+        let [l, t, r, b] = [Infinity, Infinity, -Infinity, -Infinity];
+        for (const e of all) {
+            if (clips.some(c => c !== e && c.contains(e))) continue;  // inside a box that scrolls
+            const x = e.getBoundingClientRect();
+            if (x.width && x.height) {
+                l = Math.min(l, x.left); t = Math.min(t, x.top);
+                r = Math.max(r, x.right); b = Math.max(b, x.bottom);
+            }
+        }
+        result.push({
+            at: hash.slice(2),
+            cells: [...present.children].filter(c => c.getBoundingClientRect().height > 0).length,
+            widget: !!present.querySelector('.jupyter-widgets'),
+            content: box({left: l, top: t, right: r, bottom: b}),
+            // a slide that scrolls is as high as the slide (its clientHeight): in slide px
+            scrolls: Math.round(
+                (present.scrollHeight / present.clientHeight - 1) * slides.offsetHeight),
+            text: present.innerText.trim().slice(0, 50),
+        });
+    }
+    return {window: [innerWidth, innerHeight], slides: box(slides.getBoundingClientRect()),
+            slide: [slides.offsetWidth, slides.offsetHeight], result};
+}"""
+
+
 @pytest.fixture(scope="module")
 def deck():
-    """Voila serving chapter 02 as a reveal.js deck on 127.0.0.1, started as make slides does."""
+    """Voila serving the chapters as reveal.js decks on 127.0.0.1, started as make slides does
+    (for the course folder instead of one chapter)."""
     for module, what in (("voila", "Voila"), ("sphinx_revealjs", "sphinx-revealjs")):
         if importlib.util.find_spec(module) is None:
             missing(f"{what} is not installed (pip install -e '.[lab]')")
@@ -83,12 +167,14 @@ def deck():
         missing(f"reveal.js's style sheets are not under the course folder ({css})")
     port = free_port()
     command = slides.voila_command(
-        NOTEBOOK, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "--port_retries=0"
+        None, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "--port_retries=0"
     )
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / "voila.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=slides.voila_env()
+    )
     base = f"http://127.0.0.1:{port}"
     # reveal.js's style sheet, served by Voila: the server is up (asking for the deck itself
     # would run the notebook once more)
@@ -110,6 +196,10 @@ def deck():
     log.close()
 
 
+def url(base: str, notebook: Path) -> str:
+    return f"{base}/voila/render/{notebook.relative_to(ROOT).as_posix()}"
+
+
 def _number(text: str) -> float:
     match = re.search(r"-?\d+(?:\.\d+)?", text)
     assert match, f"no number in {text!r}"
@@ -125,7 +215,7 @@ def test_widget_is_live_in_the_deck_and_the_slide_fills_the_screen(deck, browser
     page.on("pageerror", lambda e: errors.append(str(e)))
     measured = {}
     try:
-        page.goto(f"{deck}/", timeout=120_000)  # Voila answers once the notebook has run
+        page.goto(url(deck, NOTEBOOK), timeout=120_000)  # Voila answers once it has run
         toggler = page.locator(".widget-vbox", has=page.locator(".widget-toggle-button")).first
         toggler.wait_for(state="attached", timeout=60_000)  # the widget manager drew it
         page.evaluate(
@@ -181,7 +271,87 @@ def test_widget_is_live_in_the_deck_and_the_slide_fills_the_screen(deck, browser
             assert left <= x and x + w <= right and top <= y and y + h <= bottom, (width, m)
         if (width, height) == (1920, 1080):
             assert scale > 1, f"the slide is not scaled up on a 1920 x 1080 screen: {m}"
-    (ARTIFACTS / "voila-slides.json").write_text(json.dumps(report, indent=1))
+    (ARTIFACTS / "voila-slide-02.json").write_text(json.dumps(report, indent=1))
     # Voila's reveal.js script calls MathJax 2's MathJax.Hub at each change of slide, and Voila
     # 0.5 loads no MathJax 2: a harmless error of its own, left out
     assert [e for e in errors if "'Hub'" not in e] == []
+
+
+def reveal_scale(width: int, height: int) -> float:
+    """reveal.js's scale of the slides in a window: as large as fits, 4 % margin, at most 2."""
+    return min(width * 0.96 / SLIDE["width"], height * 0.96 / SLIDE["height"], 2.0)
+
+
+def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
+    """Every (sub)slide of every chapter, at 1280 x 720 and 1920 x 1080: nothing beside or below
+    the slide; only a single cell too long for a slide scrolls (see the module's docstring)."""
+    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    measured, timing, pages = {}, {}, {}
+    started = time.monotonic()
+
+    def start(notebook: Path) -> None:  # Voila runs two chapters at once: the run is the cost
+        page = context.new_page()
+        page.goto(url(deck, notebook), wait_until="commit", timeout=180_000)
+        pages[notebook] = (page, time.monotonic())
+
+    try:
+        for i, notebook in enumerate(CHAPTERS):
+            if notebook not in pages:
+                start(notebook)
+            if i + 1 < len(CHAPTERS):
+                start(CHAPTERS[i + 1])
+            page, opened = pages.pop(notebook)
+            page.evaluate(READY)
+            ready = time.monotonic()
+            measured[notebook.stem] = chapter = {}
+            for width, height in SIZES:
+                if page.viewport_size != {"width": width, "height": height}:
+                    page.set_viewport_size({"width": width, "height": height})
+                    expected = SLIDE["width"] * reveal_scale(width, height)
+                    page.wait_for_function(  # reveal.js lays the deck out again on resize
+                        "(w) => Math.abs(document.querySelector('.reveal .slides')"
+                        ".getBoundingClientRect().width - w) < 1",
+                        arg=expected,
+                        timeout=10_000,
+                    )
+                chapter[f"{width}x{height}"] = page.evaluate(WALK)
+            timing[notebook.stem] = {
+                "ready (s)": round(ready - opened, 1),
+                "measured (s)": round(time.monotonic() - ready, 1),
+            }
+            page.close(run_before_unload=True)  # Voila's page then shuts its kernel down
+    finally:
+        context.close()
+    report = {"seconds": round(time.monotonic() - started, 1), "timing": timing, "chapters": {}}
+    problems = []
+    for name, chapter in measured.items():
+        report["chapters"][name] = entry = {}
+        for size, m in chapter.items():
+            width, height = m["window"]
+            left, top, right, bottom = m["slides"]
+            scale = (right - left) / SLIDE["width"]
+            assert m["slide"] == [SLIDE["width"], SLIDE["height"]], (name, size, m["slide"])
+            assert scale == pytest.approx(reveal_scale(width, height), abs=1e-3), (name, size)
+            assert left >= 0 and top >= 0 and right <= width and bottom <= height, (name, size)
+            out, scrolled = [], []
+            for s in m["result"]:
+                cl, ct, cr, cb = s["content"]
+                beyond = [round(x / scale) for x in (left - cl, ct - top, cr - right, cb - bottom)]
+                if max(beyond) > 1:
+                    out.append({"slide": s["at"], "beyond (left, top, right, bottom)": beyond})
+                if s["scrolls"] > 1:
+                    scrolled.append({k: s[k] for k in ("at", "cells", "widget", "scrolls", "text")})
+                    if s["cells"] > 1:
+                        problems.append(
+                            f"{name} {size}: slide {s['at']} of {s['cells']} cells "
+                            f"scrolls by {s['scrolls']} px (split it)"
+                        )
+            entry[size] = {
+                "scale": round(scale, 4),
+                "slides": len(m["result"]),
+                "content beyond the slide": out,
+                "slides that scroll (single cells taller than the slide)": scrolled,
+            }
+            problems += [f"{name} {size}: {x}" for x in out]
+    (ARTIFACTS / "voila-slides.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    assert problems == [], "\n".join(map(str, problems))

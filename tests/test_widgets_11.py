@@ -149,3 +149,57 @@ def test_a_refused_click_leaves_the_widget_as_it_was():
     with pytest.raises(ValueError):
         view.set_k(5)
     assert view.coverage == GRID and view.values == pytest.approx(expected(GRID, 0.5, 3))
+
+
+# --- issue 35: a click redraws no more than it must, and shows what a fresh widget shows -----
+
+
+def test_the_subtopic_buttons_show_their_names_whole():
+    # the buttons were 4.2em wide: "source" and "drinking" were cut ("sou…")
+    view = DiversityGrid(GRID, subtopics=["source", "drinking", "season"], docs=DOCS)
+    for row in view.buttons:
+        assert [b.description for b in row] == ["source", "drinking", "season"]
+        for button in row:  # as wide as its name, alike in every row
+            assert button.layout.width == "auto"
+
+
+def test_a_new_k_limit_or_legend_place_draws_no_figure_and_shows_a_fresh_drawing(monkeypatch):
+    # a new k (its dotted line), a new y limit or a new legend place drew the whole figure
+    # (100-200 ms a click); now the line is data and the axes are reused
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    from coursekit.views.widgets import base
+
+    def pixels(png: bytes) -> np.ndarray:
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+    view = DiversityGrid()
+    drawn = []
+    draw = FigureCanvasAgg.draw
+    monkeypatch.setattr(
+        FigureCanvasAgg, "draw", lambda self, *a, **k: (drawn.append(self), draw(self, *a, **k))
+    )
+    limits = {view._canvas.key}
+    for change in (
+        lambda: view.set_k(3),
+        lambda: view.set_k(7),
+        lambda: view.toggle(4, 1),  # new gains: a new y limit (checked below)
+        lambda: view.toggle(4, 2),
+        lambda: view.set_alpha(0.0),
+    ):
+        change()
+        limits.add(view._canvas.key)
+        fresh = DiversityGrid(**view._state())
+        assert np.array_equal(pixels(view.image.value), pixels(fresh.image.value))
+    assert len({key[1] for key in limits}) >= 2  # the y limit did change
+    # each legend place, as its frame was drawn when the widget was built
+    place = ["lower right"]
+    monkeypatch.setattr(base, "free_legend_place", lambda canvas, points, first: place[0])
+    for k, place[0] in ((2, "upper left"), (4, "center right"), (6, "lower center")):
+        view.set_k(k)
+        assert view._canvas.key[-1] == place[0]
+    assert [d for d in drawn if d is view._canvas.canvas] == []

@@ -12,14 +12,18 @@ written; sources and outputs are left as they are, and a second run changes noth
 * code cells that only set things up (imports, ``pd.set_option`` ...) are skipped, and so are the
   static views of the widgets (``w.show_static()`` and the markdown that introduces it), which
   repeat the live widget for readers without a kernel;
-* a widget cell starts a subslide, and the next cell shown goes on the same one;
+* a widget cell starts a subslide, and the next cell shown starts another one (in Voila's live
+  deck a widget and its code fill the slide);
 * a cell that would make its slide taller than a 1280 x 720 screen at the lecture font size
   starts a subslide (heights are estimated from the source and the stored outputs);
 * every other cell continues the current slide (``-``).
 
 ``--present`` (``make slides NB=05``) shows a chapter as a live deck with Voila's reveal.js
 template: the notebook runs in a kernel and its widgets are live, which jupyterlab-rise's slide
-view cannot do (it loads no widget manager: jupyterlab-contrib/rise#119).
+view cannot do (it loads no widget manager: jupyterlab-contrib/rise#119). The course's template
+(``tools/deck/voila/templates/coursekit-deck/``) gives it the sizes of a lecture slide: text 20 px,
+tables 18, code 17, widgets 16; slides start at the top, and a single cell taller than the slide
+scrolls (tests/test_slides_voila.py measures every slide of every chapter).
 """
 
 from __future__ import annotations
@@ -134,7 +138,7 @@ def slide_types(nb) -> list[str]:
     """The slide type of each cell of ``nb``, by the rules of this module."""
     types: list[str] = []
     used = 0  # the height of the current (sub)slide so far
-    same_slide = False  # the previous cell was a widget: keep the next one with it
+    after_widget = False  # the previous cell shown was a widget: it fills its (sub)slide
     for i, cell in enumerate(nb.cells):
         source = cell.source.lstrip()
         height = estimate_height(cell)
@@ -147,14 +151,12 @@ def slide_types(nb) -> list[str]:
             continue
         elif is_widget(cell):
             kind = "subslide"
-        elif same_slide:
-            kind = "-"
-        elif used + height > BUDGET:
+        elif after_widget or used + height > BUDGET:
             kind = "subslide"
         else:
             kind = "-"
         used = height if kind in ("slide", "subslide") else used + height
-        same_slide = is_widget(cell)
+        after_widget = is_widget(cell)
         types.append(kind)
     return types
 
@@ -270,6 +272,12 @@ VOILA_REVEAL = {
 }
 
 
+#: The course's Voila template: Voila's reveal.js template with the sizes of a lecture slide
+#: (``tools/deck/voila/templates/coursekit-deck/static/coursekit-deck.css``).
+DECK_TEMPLATE = "coursekit-deck"
+DECK_TEMPLATE_ROOT = ROOT / "tools" / "deck"
+
+
 def reveal_css_dir() -> Path | None:
     """reveal.js's style sheets (``dist/reveal.css``, ``dist/theme/``) shipped by the
     sphinx-revealjs package, or None if it is not installed."""
@@ -292,11 +300,13 @@ def chapter(name: str) -> Path:
     return found[0]
 
 
-def voila_command(notebook: Path, *extra: str) -> list[str]:
+def voila_command(notebook: Path | None, *extra: str) -> list[str]:
     """The command that serves ``notebook`` as a live reveal.js deck with Voila (run it from
-    :data:`ROOT`). Voila serves the course folder's files, so reveal.js's style sheets are taken
-    from the sphinx-revealjs package when it is installed under it (the ``.venv`` of ``make``):
-    the deck then needs no network. Otherwise Voila's default, a CDN, is used."""
+    :data:`ROOT` with the environment :func:`voila_env`); with ``None``, Voila serves every
+    notebook of the course folder, ``/voila/render/notebooks/05_....ipynb``. Voila serves the
+    course folder's files, so reveal.js's style sheets are taken from the sphinx-revealjs package
+    when it is installed under it (the ``.venv`` of ``make``): the deck then needs no network.
+    Otherwise Voila's default, a CDN, is used."""
     reveal = dict(VOILA_REVEAL)
     resources = {"reveal": reveal}
     allow = [r".*\.(png|jpg|gif|svg)"]
@@ -308,15 +318,25 @@ def voila_command(notebook: Path, *extra: str) -> list[str]:
         sys.executable,
         "-m",
         "voila",
-        "--template=reveal",
+        f"--template={DECK_TEMPLATE}",
         "--strip_sources=False",  # the code is shown, as in RISE
         f"--Voila.root_dir={ROOT}",
         # a dict on the command line: traitlets prints a DeprecationWarning, harmless
         f"--VoilaConfiguration.resources={resources!r}",
         *(f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in allow),
         *extra,
-        os.path.relpath(notebook, ROOT),
+        *([os.path.relpath(notebook, ROOT)] if notebook is not None else []),
     ]
+
+
+def voila_env() -> dict[str, str]:
+    """The environment of :func:`voila_command`: this one, with the course's Voila template
+    (:data:`DECK_TEMPLATE`, under ``tools/deck/``) on Jupyter's data path."""
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        x for x in (str(DECK_TEMPLATE_ROOT), env.get("JUPYTER_PATH", "")) if x
+    )
+    return env
 
 
 def present(name: str, extra: list[str]) -> None:
@@ -326,7 +346,7 @@ def present(name: str, extra: list[str]) -> None:
     if css is None or not css.is_relative_to(ROOT):
         print("no sphinx-revealjs under the course folder: reveal.js's style sheets from a CDN")
     os.chdir(ROOT)
-    os.execv(command[0], command)  # Voila in this process: Ctrl+C (or a kill) stops it
+    os.execve(command[0], command, voila_env())  # Voila in this process: Ctrl+C stops it
 
 
 def main(argv: list[str] | None = None) -> int:

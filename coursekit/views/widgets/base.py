@@ -28,7 +28,7 @@ import numpy as np
 
 from ...validation import check_scalar, describe
 from ..i18n import N_, _
-from .canvas import BlitCanvas, free_legend_place
+from .canvas import LEGEND_PLACES, BlitCanvas, free_legend_place
 
 __all__ = [
     "BlitCanvas",
@@ -250,12 +250,17 @@ class Widget:
         first: str = "lower left",
         frame=None,
         changing=None,
+        warm: bool = False,
+        more: list | None = None,
     ) -> None:
         """:meth:`_render` with the legend where it covers no point of ``lines`` (the data of
         the axes' artists, as ``data`` gives them): ``draw(ax, place)`` draws with the legend
         at ``place``, found on the frame drawn last, and measured again on a new frame. With
         ``frame(ax)`` (see :meth:`_render`), a new key reuses the axes drawn: the legend is
-        moved to its place there (``changing``: as :meth:`_render` takes it)."""
+        moved to its place there (``changing``: as :meth:`_render` takes it); ``warm`` (with
+        ``frame``): the frames of the other legend places are drawn now too (see
+        :meth:`_warm_places`), for a widget being built; ``more``: the data of the artists
+        drawn after ``lines`` whose points the legend may cover (e.g. a line across the axes)."""
         points = np.concatenate([np.column_stack(line) for line in lines if line is not None])
         place = free_legend_place(self._canvas, points, first)
         moving = None
@@ -272,16 +277,31 @@ class Widget:
             self._render(
                 lambda ax, at=place: draw(ax, at),
                 key=(*key, place),
-                data=lambda: lines,
+                data=lambda: [*lines, *(more or [])],
                 frame=None if moving is None else (lambda ax, at=place: moving(ax, at)),
                 changing=changing,
             )
             if self._canvas is drawn_before and frame is None:  # measured already
-                return
+                break
             moved = free_legend_place(self._canvas, points, place)
             if moved == place:
-                return
+                break
             place = moved
+        if warm and moving is not None:
+            self._warm_places(key, place, moving, changing)
+
+    def _warm_places(self, key: tuple, place: str, moving, changing) -> None:
+        """Draw and keep the frame of every legend place of ``key`` not kept yet (the legend
+        moved over the rest, drawn once: ``changing``), so that a click that moves the legend
+        for the first time finds its frame drawn; ``place``'s frame is the background again."""
+        canvas = self._canvas
+        ax = canvas.ax
+        for other in LEGEND_PLACES:
+            if (*key, other) not in canvas.frames:
+                moving(ax, other)
+                canvas._keep_frame((*key, other), changing)
+        moving(ax, place)
+        canvas._keep_frame((*key, place), changing)
 
     def _state(self) -> dict[str, Any]:
         """The constructor's arguments that rebuild the widget as it is now."""

@@ -104,6 +104,10 @@ class BlitCanvas:
     ``changing(ax)``, when given with ``frame``, lists the artists ``frame`` changes (e.g. the
     y axis, the spines above it and the titles): a new key then draws only those, over a
     bitmap of the rest drawn once (a costly x axis of many labels is not drawn again).
+    ``changing`` may also return ``(layer, first, rest)``: ``first`` (artists) depend on
+    ``layer`` alone (e.g. the x axis on the x limits), so the base with ``first`` drawn over it
+    is kept for each ``layer`` (the last ``KEPT_FRAMES``), and a new key whose ``layer`` is
+    kept draws only ``rest`` (in that order: ``first`` then ``rest`` is a full drawing's).
     """
 
     def __init__(self) -> None:
@@ -118,6 +122,7 @@ class BlitCanvas:
         self.frames: dict[Any, tuple] = {}  # key -> (background, legend box), oldest first
         self.lines: list = []
         self.base = None  # the frame without the artists a frame changes (see ``changing``)
+        self.layers: dict[Any, Any] = {}  # layer -> the base with its artists drawn
 
     def png(self, key: Any, draw, data=None, frame=None, changing=None) -> bytes:
         fresh_data = None
@@ -146,6 +151,7 @@ class BlitCanvas:
                 self.ax.get_legend().get_frame().set_alpha(1.0)
             self.frames.clear()  # drawn with other artists
             self.base = None
+            self.layers.clear()
             self._keep_frame(key, changing)
         else:
             self.scratch.clear()
@@ -214,22 +220,35 @@ class BlitCanvas:
             self.frames.pop(next(iter(self.frames)))
         self.key = key
 
-    def _draw_changing(self, artists: list) -> None:
+    def _draw_changing(self, artists) -> None:
         """Draw ``artists`` over the base, the figure without them (drawn and kept the first
         time), in the order given, which is the order of a full drawing (by zorder): the
-        picture is that of :meth:`canvas.draw`, at the cost of these artists alone."""
+        picture is that of :meth:`canvas.draw`, at the cost of these artists alone. With
+        ``(layer, first, rest)`` (see the class), the base with ``first`` drawn over it is
+        kept for ``layer``, and only ``rest`` is drawn when ``layer`` is kept already."""
+        layer, first, rest = artists if isinstance(artists, tuple) else (None, [], artists)
         if self.base is None:
-            shown = [artist.get_visible() for artist in artists]
-            for artist in artists:
+            hidden = [*first, *rest]
+            shown = [artist.get_visible() for artist in hidden]
+            for artist in hidden:
                 artist.set_visible(False)
             self.canvas.draw()
             self.base = self.canvas.copy_from_bbox(self.figure.bbox)
-            for artist, visible in zip(artists, shown, strict=True):
+            for artist, visible in zip(hidden, shown, strict=True):
                 artist.set_visible(visible)
+            self.layers.clear()
+        renderer = self.canvas.get_renderer()
+        if first and layer in self.layers:
+            self.canvas.restore_region(self.layers.pop(layer))
         else:
             self.canvas.restore_region(self.base)
-        renderer = self.canvas.get_renderer()
-        for artist in artists:
+            for artist in first:
+                artist.draw(renderer)
+        if first:
+            self.layers[layer] = self.canvas.copy_from_bbox(self.figure.bbox)  # newest last
+            while len(self.layers) > KEPT_FRAMES:
+                self.layers.pop(next(iter(self.layers)))
+        for artist in rest:
             artist.draw(renderer)
 
     def _draw_bars(self, bars: list) -> None:

@@ -342,4 +342,16 @@ class OnlineExperiment(Widget):
         ax.set_ylabel("z (B − A)")
         ax.set_title(_("Evidence by sessions (dashed: |z| = 1.96)"))
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper left", fontsize="small")
+        # the legend below the axes, where no curve can reach it (inside, it hid the curves of
+        # the first sessions, where z swings widely, and the upper half of the N line)
+        figure = ax.figure
+        figure.subplots_adjust(bottom=0.29)
+        ax.set_yticks(np.arange(-Z_LIMIT, Z_LIMIT + 1, 2))  # (as on the taller axes before)
+        ax.legend(
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.01),
+            bbox_transform=figure.transFigure,
+            ncol=2,
+            fontsize="small",
+            borderaxespad=0,
+        )

@@ -188,11 +188,18 @@ class RelevanceToggler(Widget):
                 (STANDARD_RECALL_LEVELS, interpolated),
             ]
 
-        # the legend where it hides no point of the curve (a place found on the last drawing)
+        # the legend where it hides no point of the curve (a place found on the last drawing);
+        # a new place moves the legend over the rest of the figure, drawn once, and the frames
+        # of every place are drawn when the widget is built (a first click that moves the
+        # legend drew the whole figure: 150-250 ms)
+        building = self.image is None
         self._render_clear(
             lambda ax, at: plots.pr_curve(rels, n, ax=ax, label=_("ranking"), legend_loc=at),
             key=(),
             lines=data(),
+            frame=lambda ax: None,  # the axes' limits and titles never change
+            changing=lambda ax: [ax.get_legend()],  # (drawn last in a full drawing too)
+            warm=building,
         )
         # The figure's message goes before the readout's: the page handles a kernel's messages
         # one after the other, and the figure, the larger one, is what the click waits for.
