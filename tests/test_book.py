@@ -191,6 +191,19 @@ class Reader:
         results = self.page.locator("#search-results ul.search li a")
         return results.evaluate_all("as => as.map(a => a.getAttribute('href'))")
 
+    def toc(self, chapters: list[str], exercises: list[str]):
+        """The index's table of contents, checked to list ``chapters`` then ``exercises``
+        (the open page's): its links and its locator."""
+        toc = self.page.locator("article .toctree-wrapper a.reference.internal")
+        links = toc.evaluate_all("as => as.map(a => a.getAttribute('href'))")
+        assert [h for h in links if h.startswith("notebooks/")] == [
+            f"notebooks/{c}.html" for c in chapters
+        ]
+        assert [h for h in links if h.startswith("exercises/")] == [
+            f"exercises/{e}.html" for e in exercises
+        ]
+        return links, toc
+
     def close(self) -> None:
         self.context.close()
 
@@ -205,14 +218,7 @@ def reader(browser, site):
 def test_index_lists_every_chapter_and_exercise(reader):
     page = reader.open("index.html")
     reader.check_clean("the index")
-    toc = page.locator("article .toctree-wrapper a.reference.internal")
-    links = toc.evaluate_all("as => as.map(a => a.getAttribute('href'))")
-    assert [h for h in links if h.startswith("notebooks/")] == [
-        f"notebooks/{c}.html" for c in CHAPTERS
-    ]
-    assert [h for h in links if h.startswith("exercises/")] == [
-        f"exercises/{e}.html" for e in EXERCISES
-    ]
+    _, toc = reader.toc(CHAPTERS, EXERCISES)
     # each chapter's entry carries the title of its notebook ("02 · Precision-recall ...")
     titles = toc.all_inner_texts()
     for chapter in CHAPTERS:

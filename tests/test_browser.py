@@ -39,6 +39,19 @@ NOTEBOOK = os.environ.get("COURSEKIT_BROWSER_NOTEBOOK", "notebooks/02_curves_int
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+def readout(widget, name: str):
+    """The value cell of the readout row ``name`` of a widget's table."""
+    return widget.locator("td", has_text=re.compile(f"^{re.escape(name)}$")).first.locator(
+        "xpath=following-sibling::td[1]"
+    )
+
+
+def screenshot(page, name: str, **options) -> None:
+    """``test-artifacts/<name>.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+
+
 @pytest.fixture(scope="module")
 def jupyter_server(tmp_path_factory):
     """JupyterLab on 127.0.0.1 with a random token, serving a copy of the repository's
@@ -202,9 +215,7 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
         expect(menus).to_have_count(3, timeout=60_000)
 
         def cell(name: str):
-            return widget.locator("td", has_text=re.compile(f"^{re.escape(name)}$")).first.locator(
-                "xpath=following-sibling::td[1]"
-            )
+            return readout(widget, name)
 
         cell("mean B").wait_for(timeout=60_000)
         a, measure = menus.nth(0).input_value(), menus.nth(2).input_value()
@@ -220,11 +231,9 @@ def test_choosing_system_b_updates_the_comparison_in_the_page(jupyter_server, br
             _number(cell("mean B").inner_text()),
             _number(cell("difference of means (B − A)").inner_text()),
         )
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-compare.png"), full_page=False)
+        screenshot(page, "browser-compare", full_page=False)
     except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-compare-failed.png"))
+        screenshot(page, "browser-compare-failed")
         raise
     finally:
         context.close()

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 import test_browser
-from test_browser import ARTIFACTS, _number, _run_all
+from test_browser import _number, _run_all, readout, screenshot
 
 pytestmark = pytest.mark.browser
 jupyter_server = test_browser.jupyter_server  # the same server fixture (its own server here)
@@ -61,9 +61,7 @@ def test_ticking_a_subtopic_updates_alpha_ndcg_and_s_recall_in_the_page(jupyter_
         widget = page.locator(".widget-vbox", has_text="Diversity grid").first
 
         def cell(name: str):
-            return widget.locator("td", has_text=re.compile(f"^{re.escape(name)}$")).first.locator(
-                "xpath=following-sibling::td[1]"
-            )
+            return readout(widget, name)
 
         cell("S-recall@5").wait_for(timeout=60_000)
         before = _number(cell("S-recall@5").inner_text())
@@ -76,11 +74,9 @@ def test_ticking_a_subtopic_updates_alpha_ndcg_and_s_recall_in_the_page(jupyter_
             _number(cell("alpha-nDCG@5").inner_text()),
             _number(cell("S-recall@5").inner_text()),
         )
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-diversity.png"), full_page=False)
+        screenshot(page, "browser-diversity", full_page=False)
     except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-diversity-failed.png"))
+        screenshot(page, "browser-diversity-failed")
         raise
     finally:
         context.close()

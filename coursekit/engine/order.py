@@ -196,7 +196,17 @@ def _by_query_then_score(query: np.ndarray, scores: np.ndarray) -> tuple[np.ndar
     order: :func:`descending_keys`) and row number packed in 63 bits; rows whose query and
     leading bits are equal (close scores: with a million rows and a thousand queries, 21 bits
     of mantissa, so within 10**-6 of each other) are then ordered on their whole scores, and
-    only they can tie. Several times faster than an argsort of floats.
+    only they can tie.
+
+    The packed sort is reached by no case of ``bench_evaluate.py`` as it runs (counting
+    applies to all), only by inputs that counting refuses (an outlier or infinite score, fewer
+    than ``MIN_ROWS`` rows). Forced (counting off), it wins against the argsort below,
+    2026-11-28, in turn in one process: (c) unsorted, distinct scores, ``--pool 1000000``
+    (load 6.2-7.5) categorical 0.51x pytrec_eval against 0.84x, nested dicts 0.53x against
+    0.80x; default pool (load 3.7-4.5) categorical 0.31x against 0.45x, object string ids
+    0.54x against 0.68x, nested dicts 0.63x against 0.86x; the step alone, a million shuffled
+    rows of 1000 queries, 58 ms against 129 ms (with one score of 1e300, which counting
+    refuses: 85 ms, counting's try included, against 120 ms).
     """
     counted = _counted_by_query_then_score(query, scores)
     if counted is not None:
@@ -285,7 +295,8 @@ def _tied(query: np.ndarray, scores: np.ndarray, order: np.ndarray) -> np.ndarra
 
 def descending_keys(scores: np.ndarray) -> np.ndarray:
     """Each score as a 64-bit unsigned integer, the highest score the lowest integer; equal
-    scores (0.0 and -0.0 too) give equal integers.
+    scores (0.0 and -0.0 too) give equal integers. The packed sort's keys (its win, audited
+    2026-11-28: :func:`_by_query_then_score`).
 
     >>> keys = descending_keys(np.array([2.0, -1.0, 0.0, -0.0, 0.5]))
     >>> keys.argsort(kind="stable").tolist(), bool(keys[2] == keys[3])
