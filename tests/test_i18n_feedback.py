@@ -12,6 +12,7 @@ import csv
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -21,7 +22,11 @@ import pytest
 from grader_support import run_grader
 
 import coursekit as ck
-from coursekit.grading import marking, selfcheck, session
+from coursekit.grading import marking, selfcheck, session, variantcheck
+from coursekit.grading.feedback_lines import not_graded
+from coursekit.grading.function_judging import compare_outputs, timeout_output
+from coursekit.grading.isolation import _death, over_budget
+from coursekit.grading.ownership import flag_duplicates
 from coursekit.grading.questions import DEFAULT_ATTEMPTS, PER_CASE, Choice, Function
 from coursekit.grading.report import Grade, _html, feedback_name
 from coursekit.grading.sandbox import sandbox_available
@@ -150,6 +155,124 @@ def test_a_function_in_french(chapter_01, capsys, tmp_path):
     assert unanswered == "q10 : pas encore répondu : écrivez la fonction"
 
 
+BANNER_FR = (
+    f"Exercices du chapitre {CHAPTER} : exécutez chaque cellule check(...) après votre réponse."
+)
+
+
+def test_a_french_exercise_prints_its_start_banner_in_french():
+    """The French exercise as a student runs it: its cells up to the set-up cell (the language
+    cell comes first, so start() already speaks French)."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(ROOT / "exercises" / "fr" / f"{CHAPTER}.ipynb", as_version=4)
+    setup = next(
+        i for i, c in enumerate(notebook.cells) if c.metadata.get("coursekit", {}).get("role")
+    )
+    notebook.cells = notebook.cells[: setup + 1]
+    assert notebook.cells[setup - 1].source.endswith('ck.set_language("fr")')
+    client = NotebookClient(notebook, timeout=120, kernel_name="python3")
+    client.execute(cwd=str(ROOT))
+    out = "".join(o.get("text", "") for o in notebook.cells[setup].outputs)
+    assert out.strip() == BANNER_FR
+
+
+def test_start_speaks_the_language_set_before_it(chapter_01, capsys):
+    ck.set_language("fr")
+    selfcheck.start(CHAPTER)
+    variantcheck.start(CHAPTER, {})
+    ck.set_language("en")
+    selfcheck.start(CHAPTER)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        BANNER_FR,
+        f"Exercices du chapitre {CHAPTER} sur vos propres données : check() dit si une réponse "
+        "a le bon format et l'enregistre ; elle est jugée à la correction.",
+        f"Exercises of chapter {CHAPTER}: run each check(...) cell after your answer.",
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# The judge's words, the reasons and notes of our own
+
+
+def test_the_judge_s_framing_in_french_keeps_the_exception_s_text():
+    rows = [("a", "raised ValueError: Mine: p=0.5", 1.0)]
+    with i18n.speaking("fr"):
+        raised = compare_outputs("q4", rows, "", [[0.5]])
+        timed = compare_outputs("q4", [("a", timeout_output(2), 1.0)], "", [[0.5]])
+        hidden = compare_outputs("q4", [("caché : b", timeout_output(2), 1.0)], "", [None])
+        big = "raised OverflowError: returned a whole number too large to compare"
+        typed = compare_outputs("q4", [("a", "raised TypeError: returned a dict", 1.0)], "", [[1]])
+        huge = compare_outputs("q4", [("a", big, 1.0)], "", [None])
+    assert raised == (
+        "q4 : sur le cas « a » (entrée : 0.5), votre fonction a levé ValueError : Mine: p=0.5"
+    )
+    assert timed == (
+        "q4 : sur le cas « a » (entrée : 0.5), votre fonction a levé TimeoutError : a tourné "
+        "plus de 2 s et a été arrêtée (une boucle sans fin ?)"
+    )
+    assert hidden == (
+        "q4 : sur le cas « caché : b », votre fonction a levé TimeoutError : a tourné plus de "
+        "2 s et a été arrêtée (une boucle sans fin ?)"
+    )
+    assert typed.endswith("votre fonction a levé TypeError : a renvoyé un objet dict")
+    assert huge.endswith(
+        "a levé OverflowError : a renvoyé un nombre entier trop grand pour être comparé"
+    )
+    english = compare_outputs("q4", rows, "", [[0.5]])
+    assert (
+        english == "q4: on the case 'a' (input: 0.5) your function raised ValueError: Mine: p=0.5"
+    )
+
+
+def test_our_reasons_for_not_grading_are_french_in_the_feedback_only():
+    why = over_budget(90)
+    assert why == "grading took longer than its budget of 90 s (reading, running and judging)"
+    record = not_graded("q1", 1, why, "fr")
+    assert record["message"] == (
+        "q1 : non corrigé (la correction a pris plus que son budget de 90 s (lecture, "
+        "exécution et jugement))"
+    )
+    assert record["message_en"] == f"q1: not graded ({why})"
+    died = _death(-9, 2048, b"")
+    assert died.startswith("grader error: the grading process of this submission died")
+    assert not_graded("q1", 1, died, "fr")["message"] == (
+        "q1 : non corrigé (erreur du correcteur : le processus qui corrigeait ce rendu est mort "
+        "(tué par le signal 9, SIGKILL : sa limite de mémoire de 2048 Mo ?))"
+    )
+    notebook_error = "cell 3: NameError: name 'x' is not defined"  # not ours: as it is
+    assert not_graded("q1", 1, notebook_error, "fr")["message"] == (
+        f"q1 : non corrigé ({notebook_error})"
+    )
+
+
+def test_a_duplicate_s_note_is_french_for_a_french_student_only(tmp_path):
+    class Owners:
+        def owner(self, submission: str) -> str:
+            return "s1"
+
+    claire = Grade("01_a.ipynb", chapter=CHAPTER, language="fr")
+    bob = Grade("01_b.ipynb", chapter=CHAPTER)
+    for name in ("01_a.ipynb", "01_b.ipynb"):
+        (tmp_path / name).write_text("{}")
+    os.utime(tmp_path / "01_a.ipynb", (1, 1))
+    found = [(tmp_path / n, n) for n in ("01_a.ipynb", "01_b.ipynb")]
+    assert len(flag_duplicates([claire, bob], found, Owners())) == 2
+    english = (
+        "2 submissions for s1, ch 01: 01_a.ipynb, 01_b.ipynb; all graded, keep one: the last "
+        "modified is 01_b.ipynb"
+    )
+    assert claire.error == bob.error == english  # the error column: English
+    assert bob.notes == [english] and not bob.error_said
+    french = (
+        "2 rendus pour s1, chap. 01 : 01_a.ipynb, 01_b.ipynb ; tous corrigés, un seul sera "
+        "gardé : le dernier modifié est 01_b.ipynb"
+    )
+    assert claire.notes == [french] and claire.error_said == french
+    assert f"<b>Remarque :</b> {french}" in _html(claire) and english not in _html(claire)
+
+
 # --------------------------------------------------------------------------------------------
 # The catalog
 
@@ -250,9 +373,19 @@ UNSAFE = (
 )
 
 
+#: q10's function, raising an error of its own on every case
+RAISES = """def f_measure(p, r, beta=1.0):
+    raise ValueError("mine: p and r")
+
+
+check("q10", f_measure)"""
+#: the mixed run's deadline: every submission is late (its file's time)
+LATE = ["--deadline", "2000-01-01T00:00", "--late-penalty", "1/day"]
+
+
 def _notebook(language: str | None) -> nbformat.NotebookNode:
     """A chapter-01 submission: q2 right, q1 and q5 wrong (q5: a key's common mistake), q3
-    not answered."""
+    not answered, q10 a function that raises."""
     solution = nbformat.read(ROOT / "solutions" / f"{CHAPTER}.ipynb", as_version=4)
     notebook = nbformat.v4.new_notebook(metadata=solution.metadata)
     if language:
@@ -269,6 +402,7 @@ def _notebook(language: str | None) -> nbformat.NotebookNode:
         nbformat.v4.new_code_cell(f'check("q2", {RIGHT_Q2!r})'),
         nbformat.v4.new_code_cell(f'check("q5", {ARITHMETIC_MEAN!r})'),
         nbformat.v4.new_code_cell('check("q3", ...)'),
+        nbformat.v4.new_code_cell(RAISES),
     ]
     notebook.cells = cells
     return notebook
@@ -283,7 +417,7 @@ def graded(tmp_path_factory):
     base = tmp_path_factory.mktemp("lang")
     runs = {}
     for run, notebooks, extra in [
-        ("mixed", {"01_claire.ipynb": "fr", "01_bob.ipynb": None}, []),
+        ("mixed", {"01_claire.ipynb": "fr", "01_bob.ipynb": None}, LATE),
         ("forced", {"01_bob.ipynb": None}, ["--lang", "fr"]),
     ]:
         subs = base / run / "subs"
@@ -340,3 +474,33 @@ def test_the_lecturer_s_files_stay_english(graded):
 
 def test_lang_fr_gives_french_feedback_for_every_notebook(graded):
     _expected_french(_feedback(graded["forced"], "01_bob"))
+
+
+def test_the_judge_s_framing_and_the_lateness_are_french_for_claire_only(graded):
+    out = graded["mixed"]
+    claire, bob = _feedback(out, "01_claire"), _feedback(out, "01_bob")
+    french = claire["questions"]["q10"]["message"]
+    assert french.startswith("q10 : sur le cas « ") and ", votre fonction a levé " in french
+    assert "votre fonction a levé ValueError : mine: p and r (indice : " in french  # its text
+    english = bob["questions"]["q10"]["message"]
+    assert english.startswith("q10: on the case '") and "(input: " in english
+    assert "your function raised ValueError: mine: p and r (hint: " in english, english
+    assert claire["questions"]["q10"]["message_en"] == english
+    # the lateness: English in grades.csv and the feedback's "late", French where Claire reads
+    assert re.fullmatch(
+        r"\d+ jours de retard \(rendu le [0-9T:+-]+, heure du fichier\) : -\d+ points "
+        r"\(1/jour\)",
+        claire["late_said"],
+    ), claire["late_said"]
+    assert re.fullmatch(
+        r"\d+ days late \(submitted [0-9T:+-]+, file time\): -\d+ points \(1/day\)",
+        claire["late"],
+    )
+    assert bob["late"].endswith("(1/day)") and "late_said" not in bob
+    page = (out / "feedback" / f"{feedback_name('01_claire')}.html").read_text()
+    assert f"<b>Rendu :</b> {claire['late_said']}" in page and "days late" not in page
+    english_page = (out / "feedback" / f"{feedback_name('01_bob')}.html").read_text()
+    assert f"<b>Handed in:</b> {bob['late']}" in english_page
+    with open(out / "grades.csv", newline="") as f:
+        lates = [row["late"] for row in csv.DictReader(f)]
+    assert len(lates) == 2 and all(" days late (submitted " in late for late in lates), lates

@@ -62,12 +62,15 @@ def test_a_french_exercise_keeps_every_cell_role_and_code_token(path):
     english, french = read(ROOT / "exercises" / path.name), read(path)
     ids = [c.id for c in french.cells]
     setup = next(i for i, c in enumerate(english.cells) if role(c) == "setup")
-    # one cell more: the language cell, right after the set-up cell
-    assert ids == [*[c.id for c in english.cells[: setup + 1]], translate.LANGUAGE_TAG] + [
-        c.id for c in english.cells[setup + 1 :]
+    # one cell more: the language cell, right before the set-up cell (start() prints its
+    # banner in the language chosen), importing coursekit itself
+    assert ids == [*[c.id for c in english.cells[:setup]], translate.LANGUAGE_TAG] + [
+        c.id for c in english.cells[setup:]
     ]
-    assert french.cells[setup + 1].source == translate.LANGUAGE_CELL
-    assert "coursekit" not in french.cells[setup + 1].metadata  # no role: not a graded cell
+    assert french.cells[setup].source == translate.EXERCISE_LANGUAGE_CELL
+    assert french.cells[setup].source.startswith("import coursekit as ck\n")
+    assert "coursekit" not in french.cells[setup].metadata  # no role: not a graded cell
+    assert not any(c.cell_type == "code" for c in french.cells[:setup])  # nothing runs before
     by_id = {c.id: c for c in french.cells}
     for cell in english.cells:
         ours = by_id[cell.id]

@@ -36,8 +36,9 @@ English); such a notebook never goes into ``notebooks/fr/``.
 
 The exercises are a second edition (:data:`EDITIONS`): ``build NN`` writes
 ``exercises/fr/NN_*.ipynb`` too, the same way but *not executed* (exercises are committed without
-outputs; nbval runs them as given to students), the language cell after the cell marked
-``{"coursekit": {"role": "setup"}}`` (the one calling ``start(...)``); every cell keeps its id
+outputs; nbval runs them as given to students), the language cell (``import coursekit as ck``
+and ``ck.set_language("fr")``) BEFORE the cell marked ``{"coursekit": {"role": "setup"}}``
+(the one calling ``start(...)``, whose banner is then printed in French); every cell keeps its id
 and metadata (roles, ``qid``), so the grader reads a French exercise as it reads the English one.
 A French exercise's ``check()`` calls and answer names are the English ones: only comments,
 the strings a reader sees and the markdown are translated (a choice's options stay
@@ -174,10 +175,15 @@ def chosen(folder: Path, chapters: Sequence[str]) -> list[Path]:
 
 # --- the French notebooks: build and check ----------------------------------------------------
 
-#: The cell ``build`` puts after the set-up cell: figures and widgets drawn in French.
+#: The cell ``build`` puts after a chapter's set-up cell: figures and widgets drawn in French.
 LANGUAGE_CELL = 'ck.set_language("fr")'
 LANGUAGE_TAG = "coursekit-language"
 SETUP = "import coursekit as ck"
+#: An exercise's language cell, put BEFORE its set-up cell (whose ``start(...)`` prints a
+#: banner in the language in use): it imports coursekit itself. It has no coursekit metadata
+#: (no role: not a graded cell), so the grader, a release and ``check_roles`` read the French
+#: exercise as they read the English one.
+EXERCISE_LANGUAGE_CELL = f"{SETUP}\n\n{LANGUAGE_CELL}"
 _LAYOUT = {tokenize.NL, tokenize.COMMENT, tokenize.ENCODING}
 _SHAPE_ONLY = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 _FSTRING = (getattr(tokenize, "FSTRING_START", None), getattr(tokenize, "FSTRING_END", None))
@@ -335,8 +341,8 @@ def translations(notebook, po_path: Path, name: str) -> tuple[dict[str, str], Ca
     return french, CatalogError(missing, wrong, total)
 
 
-def _language_cell(setup) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell(LANGUAGE_CELL)
+def _language_cell(setup, source: str = LANGUAGE_CELL) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source)
     cell.id = LANGUAGE_TAG
     # an exercise's code cells are all tagged nbval-ignore-output (coursekit.grading.build)
     nbval = [t for t in setup.metadata.get("tags", []) if t.startswith("nbval-")]
@@ -344,6 +350,13 @@ def _language_cell(setup) -> nbformat.NotebookNode:
     if "slideshow" in setup.metadata:  # shown (or skipped) in the slides as the set-up cell is
         cell.metadata["slideshow"] = copy.deepcopy(setup.metadata["slideshow"])
     return cell
+
+
+def is_exercise_setup(cell) -> bool:
+    """Whether ``cell`` is an exercise's set-up cell (marked ``{"coursekit": {"role":
+    "setup"}}``: it calls ``start(...)``, which prints its banner in the language in use)."""
+    marked = cell.metadata.get("coursekit")
+    return isinstance(marked, dict) and marked.get("role") == "setup"
 
 
 def setup_cell(notebook) -> int | None:
@@ -372,7 +385,11 @@ def french_notebook(english: Path, po_path: Path, partial: bool = False):
     setup = setup_cell(notebook)
     if setup is None:
         raise CatalogError([], [f"{shown(english)}: no set-up cell (`{SETUP}`)"], problems.total)
-    notebook.cells.insert(setup + 1, _language_cell(notebook.cells[setup]))
+    cell = notebook.cells[setup]
+    if is_exercise_setup(cell):  # its start() prints: the language is chosen before it runs
+        notebook.cells.insert(setup, _language_cell(cell, EXERCISE_LANGUAGE_CELL))
+    else:
+        notebook.cells.insert(setup + 1, _language_cell(cell))
     notebook.metadata["coursekit"] = {
         **notebook.metadata.get("coursekit", {}),
         "language": "fr",

@@ -20,8 +20,8 @@ ValueError naming ``file:line``.
 The late rule, at most one (without one, lateness is said but costs nothing):
 ``--late-penalty P/day`` takes P points off the total per started day after the deadline (not
 below 0), ``--late-cap C`` caps the total of a late submission at C. The rule and the lateness
-("2 days late (...): -2 points (1/day)") are in grades.csv's ``late`` column, the gradebook's
-notes and the feedback (:func:`apply`).
+("2 days late (...): -2 points (1/day)") are in grades.csv's ``late`` column and the
+gradebook's notes, in English, and in the feedback, in its language (:meth:`LateRule.apply`).
 """
 
 from __future__ import annotations
@@ -34,10 +34,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 
+from ..views.i18n import N_, speaking
 from .report import Grade
 from .roster import ID_HEADERS, normal_header, table_rows
+from .wording import _
 
-ON_TIME = "on time"
+ON_TIME = "on time"  # how grades.csv's ``late`` column says it (English)
+FILE_TIME, NO_TIME = N_("file time"), N_("no time")  # where a submission's time comes from
 DAY_SECONDS = 86_400
 SUBMISSION_HEADERS = ("submission", "path", "file", "filename", "file name")
 TIME_HEADERS = ("time", "submitted", "submission time", "timestamp", "last modified", "date")
@@ -171,11 +174,14 @@ class LateRule:
 
     def rule(self) -> str:
         if self.penalty is not None:
-            return f"{self.penalty:g}/day"
-        return f"late cap {self.cap:g}" if self.cap is not None else "no late rule"
+            return _("{penalty:g}/day").format(penalty=self.penalty)
+        if self.cap is not None:
+            return _("late cap {cap:g}").format(cap=self.cap)
+        return _("no late rule")
 
     def handed_in(self, path: Path | None, name: str, owner: str) -> tuple[datetime | None, str]:
-        """The submission's time and where it comes from."""
+        """The submission's time and where it comes from (:data:`FILE_TIME`, :data:`NO_TIME`
+        or the ``--times`` file's name)."""
         found = self.times.of(name, owner) if self.times is not None else None
         if found is not None:
             return found, self.times.source  # type: ignore[union-attr]
@@ -184,32 +190,50 @@ class LateRule:
         except OSError:
             stamp = None
         if stamp is None:
-            return None, "no time"
-        return datetime.fromtimestamp(stamp, tz=timezone.utc).astimezone(), "file time"
+            return None, NO_TIME
+        return datetime.fromtimestamp(stamp, tz=timezone.utc).astimezone(), FILE_TIME
 
     def apply(self, grade: Grade, path: Path | None) -> None:
-        """Set ``grade.late`` and ``grade.deduction`` (its questions' points are final)."""
+        """Set ``grade.late`` (English: grades.csv's column), ``grade.late_said`` (the same in
+        the feedback's language, when it is not English) and ``grade.deduction`` (its
+        questions' points are final)."""
         moment, source = self.handed_in(path, grade.submission, grade.owner)
-        grade.deduction = 0.0
+        grade.deduction, days = 0.0, 0
+        if moment is not None and (seconds := (moment - self.deadline).total_seconds()) > 0:
+            days = math.ceil(seconds / DAY_SECONDS)
+            earned = grade.total
+            if self.penalty is not None:
+                grade.deduction = round(min(max(earned, 0.0), self.penalty * days), 2)
+            elif self.cap is not None:
+                grade.deduction = round(max(0.0, earned - self.cap), 2)
+        with speaking("en"):
+            grade.late = self._lateness(moment, source, days)
+        grade.late_said = ""
+        if grade.language != "en":
+            with speaking(grade.language):
+                grade.late_said = self._lateness(moment, source, days)
+
+    def _lateness(self, moment: datetime | None, source: str, days: int) -> str:
+        """What is said of a submission handed in at ``moment``, ``days`` started days late
+        (0: on time), in the language in use."""
+        source = _(source) if source in (NO_TIME, FILE_TIME) else source
         if moment is None:
-            grade.late = f"time unknown ({source}): no late rule applied"
-            return
-        said = f"submitted {moment.isoformat(timespec='minutes')}, {source}"
-        seconds = (moment - self.deadline).total_seconds()
-        if seconds <= 0:
-            grade.late = f"{ON_TIME} ({said})"
-            return
-        days = math.ceil(seconds / DAY_SECONDS)
-        late = f"{days} day{'s' if days > 1 else ''} late ({said})"
-        earned = grade.total
+            return _("time unknown ({source}): no late rule applied").format(source=source)
+        said = _("submitted {moment}, {source}").format(
+            moment=moment.isoformat(timespec="minutes"), source=source
+        )
+        if days <= 0:
+            return _("on time ({said})").format(said=said)
+        late = _("{days} day late ({said})") if days == 1 else _("{days} days late ({said})")
+        late = late.format(days=days, said=said)
         if self.penalty is not None:
             taken = self.penalty * days
-            grade.deduction = round(min(max(earned, 0.0), taken), 2)
-            late += f": -{taken:g} points ({self.rule()})"
-        elif self.cap is not None:
-            grade.deduction = round(max(0.0, earned - self.cap), 2)
-            late += f": total capped at {self.cap:g} (late cap)"
-        grade.late = late
+            return _("{late}: -{taken:g} points ({rule})").format(
+                late=late, taken=taken, rule=self.rule()
+            )
+        if self.cap is not None:
+            return _("{late}: total capped at {cap:g} (late cap)").format(late=late, cap=self.cap)
+        return late
 
 
 def late_rule(

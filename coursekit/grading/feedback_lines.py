@@ -15,7 +15,7 @@ from ..views.i18n import key_text, speaking
 from .judging import judge_value_points, score_outputs
 from .portable import call_with_copies, library_message, reference_function
 from .questions import PER_CASE, Choice, Function, Value, points_of
-from .wording import _, is_passed
+from .wording import _, is_passed, said
 
 MAX_MESSAGE = 300
 
@@ -120,11 +120,13 @@ def _messages(
 
 def not_graded(qid: str, points: float, error: str, language: str) -> dict[str, Any]:
     """The record of a question of a submission that could not be graded (``error``: why, as
-    the error column says it, in English), its line in ``language``."""
+    the error column says it, in English), its line in ``language`` (the reason too when it is
+    one of our :class:`~.wording.Fixed` texts)."""
     message = f"{qid}: not graded ({error})"
     record: dict[str, Any] = {"points": 0.0, "max": float(points), "message": message}
     if language != "en":
         with speaking(language):
-            record["message"] = _("{qid}: not graded ({error})").format(qid=qid, error=error)
+            message_said = _("{qid}: not graded ({error})").format(qid=qid, error=said(error))
+            record["message"] = message_said
         record["message_en"] = message
     return record

@@ -19,7 +19,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from ..views.i18n import key_text
+from ..views.i18n import N_, key_text
 from . import portable
 from .plain import as_plain, is_number
 from .portable import call_with_copies, reference_function
@@ -100,10 +100,40 @@ def compare_outputs(
     return passed(qid)
 
 
+#: The judge's own words after an exception's name (:mod:`.judge`, :func:`call_limited`): said
+#: in the language in use, as the framing around an exception is
+_JUDGE_WORDS = (
+    (re.compile(r"ran longer than (?P<seconds>[0-9.]+) s"), N_("ran longer than {seconds} s")),
+    (
+        re.compile(r"returned a whole number too large to compare"),
+        N_("returned a whole number too large to compare"),
+    ),
+    (
+        re.compile(r"returned a text of over 10,000 characters"),
+        N_("returned a text of over 10,000 characters"),
+    ),
+    (re.compile(r"returned a (?P<type>[A-Za-z_][A-Za-z0-9_]*)"), N_("returned a {type}")),
+)
+
+
 def _raised(got: str) -> str:
-    """``"raised Error: text"`` (a public case's, or the judge's words) as the language says it;
-    the error's own text stays as it is."""
-    return _("raised {error}").format(error=got[len("raised ") :])
+    """``"raised Error: text"`` (a public case's, or the judge's words) as the language says it:
+    our words (``raised``, the judge's ``ran longer than 2 s``) translated, the exception's
+    name and its own text as they are.
+
+    >>> from coursekit.views.i18n import speaking
+    >>> with speaking("fr"):
+    ...     _raised("raised ValueError: bad input"), _raised(timeout_output(2))
+    ('a levé ValueError : bad input', 'a levé TimeoutError : a tourné plus de 2 s')
+    """
+    name, colon, text = got[len("raised ") :].partition(": ")
+    if not colon:
+        return _("raised {name}").format(name=name)
+    for pattern, words in _JUDGE_WORDS:
+        if found := pattern.fullmatch(text):
+            text = _(words).format(**found.groupdict())
+            break
+    return _("raised {name}: {text}").format(name=name, text=text)
 
 
 def timeout_output(seconds: float) -> str:

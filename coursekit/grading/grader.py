@@ -58,7 +58,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import speaking
+from ..views.i18n import N_, speaking
 from . import finish, isolation, sandbox
 from .build import load_key
 from .config import GraderConfig
@@ -66,7 +66,7 @@ from .feedback_lines import not_graded
 from .gradebook import owners_of
 from .intake import chapter_of, feedback_language, find_submissions, parse_notebook, read_submission
 from .integrity import recorded
-from .isolation import grade_in_worker, worker_env
+from .isolation import grade_in_worker, over_budget, worker_env
 from .keycheck import check_keys_apart
 from .marking import log_capped, mark, read_answers
 from .questions import ANSWER_LOG, Choice, Function, Value
@@ -74,6 +74,7 @@ from .report import Grade, write_feedback
 from .roster import read as read_roster_file
 from .sandbox import fs as sandbox_fs
 from .variants import Personal, questions_for
+from .wording import Fixed, said
 from .zygote import Zygote
 
 UNSAFE_WARNING = (
@@ -142,7 +143,12 @@ def _config(
 
 
 def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
+    """``grade`` not graded for ``error`` (English: the error column; one of our
+    :class:`~.wording.Fixed` texts is said in the feedback's language)."""
     grade.error = error
+    if isinstance(error, Fixed) and grade.language != "en":
+        with speaking(grade.language):
+            grade.error_said = error.said()
     try:  # still show the chapter's questions (and its maximum) when the name tells it
         grade.chapter = grade.chapter or chapter_of({}, grade.submission, keys)
     except ValueError:
@@ -154,6 +160,7 @@ def _not_graded(grade: Grade, keys: Mapping[str, Any], error: str) -> Grade:
 
 
 async def _grade_in(
+    grade: Grade,
     work: Path,
     path: Path,
     name: str,
@@ -163,7 +170,6 @@ async def _grade_in(
 ) -> Grade:
     from .notebooks import run_limited
 
-    grade = Grade(name, language=config.lang or "en")
     try:
         data = await asyncio.to_thread(read_submission, path, config.max_notebook_mb << 20)
         notebook = await asyncio.to_thread(parse_notebook, data)
@@ -171,7 +177,7 @@ async def _grade_in(
         grade.chapter = chapter_of(notebook, name, keys)
         questions = keys[grade.chapter]
         # personal None: a variant is not graded
-        questions, grade.notes = questions_for(personal, notebook, name, grade.chapter, questions)
+        questions, notes = questions_for(personal, notebook, name, grade.chapter, questions)
     except ValueError as error:
         return _not_graded(grade, keys, str(error))
     limits = config.kernel_limits()
@@ -195,6 +201,8 @@ async def _grade_in(
         max_message_mb=config.max_message_mb,
     )
     with speaking(grade.language):  # in this task only: never the next student's
+        mismatch = [note for note in notes if note.startswith("id mismatch")]  # English
+        grade.notes = [said(note) for note in notes]
         answers, notes = read_answers(folder, ANSWERS, grade.chapter)
         grade.answers = recorded(answers, questions)  # for integrity.csv, not for the feedback
         grade.notes += notes
@@ -204,9 +212,12 @@ async def _grade_in(
     if not grade.error and grade.cell_errors:
         cell, text = grade.cell_errors[0]
         grade.error = f"cell {cell}: {text}"
-    mismatch = [note for note in grade.notes if note.startswith("id mismatch")]
     if mismatch:
-        grade.error = "; ".join(filter(None, [*mismatch, grade.error]))
+        error = grade.error
+        grade.error = "; ".join(filter(None, [*mismatch, error]))
+        if grade.language != "en":
+            with speaking(grade.language):
+                grade.error_said = "; ".join(filter(None, [*map(said, mismatch), error]))
     return grade
 
 
@@ -223,16 +234,13 @@ async def grade_one(
     submission. ``personal``: the graded variants' data (None: a variant is not graded)."""
     config, personal = _config(options, personal)
     work = Path(tempfile.mkdtemp(prefix="coursekit-grade-")) if work is None else work
-    grading = _grade_in(work, path, name, keys, config, personal)
+    grade = Grade(name, language=config.lang or "en")  # the notebook's language once read
+    grading = _grade_in(grade, work, path, name, keys, config, personal)
     try:
         return await asyncio.wait_for(grading, config.budget())
     except asyncio.TimeoutError:
-        return _not_graded(
-            Grade(name, language=config.lang or "en"),
-            keys,
-            f"grading took longer than its budget of {config.budget():g} s (reading, running "
-            "and judging)",
-        )
+        stopped = Grade(name, chapter=grade.chapter, language=grade.language)
+        return _not_graded(stopped, keys, over_budget(config.budget()))
     finally:
         remove_tree(work)
 
@@ -367,7 +375,15 @@ def grade_folder(
                 full.extend([] if full else filter(None, [free_space_problem(top, need)]))
                 try:
                     if full:
-                        grade = _not_graded(Grade(name), keys, f"not graded: {full[0]}")
+                        grade = _not_graded(
+                            Grade(name, language=config.lang or "en"),
+                            keys,
+                            Fixed(
+                                "not graded: {problem}",
+                                shown=N_("not graded: the grader's disk is full"),
+                                problem=full[0],
+                            ),
+                        )
                     else:
                         work = top / f"{index:05d}"
                         grade = await grade_apart(path, name, keys, config, work, personal, zygote)

@@ -29,10 +29,12 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
+from ..views.i18n import N_
 from .config import GraderConfig
 from .report import Grade
 from .sandbox import cgroup as sandbox_cgroup
 from .sandbox import fs as sandbox_fs
+from .wording import Fixed
 from .zygote import Forked, Zygote
 
 # The worker's own address space, over its kernel's and judges' limits, which it must hold
@@ -96,7 +98,13 @@ def grade_from_json(data: bytes, name: str) -> Grade:
 
 
 KERNEL_FOLDER = "nb"  # the kernel's writable folder in a submission's work folder
-SHOWN_FIELDS = ("error", "cell_errors", "notes", "questions")  # what feedback and rows show
+SHOWN_FIELDS = (
+    "error",
+    "error_said",
+    "cell_errors",
+    "notes",
+    "questions",
+)  # what feedback and rows show
 
 
 def scrubbed(grade: Grade, work: Path) -> Grade:
@@ -163,14 +171,22 @@ def _death(returncode: int, limit_mb: int, log: bytes) -> str:
             name = signal.Signals(number).name
         except ValueError:
             name = "?"
-        return (
-            f"grader error: the grading process of this submission died (killed by signal "
-            f"{number}, {name}: its memory limit of {limit_mb} MB?){last}"
+        said = N_(
+            "grader error: the grading process of this submission died (killed by signal "
+            "{number}, {name}: its memory limit of {limit} MB?){last}"
         )
-    return (
-        f"grader error: the grading process of this submission ended with code {returncode} "
-        f"and no grade{last}"
+        return Fixed(said, number=number, name=name, limit=limit_mb, last=last)
+    said = N_(
+        "grader error: the grading process of this submission ended with code {code} and no "
+        "grade{last}"
     )
+    return Fixed(said, code=returncode, last=last)
+
+
+def over_budget(seconds: float) -> Fixed:
+    """Why a submission that ran over its budget of ``seconds`` has no grade."""
+    said = N_("grading took longer than its budget of {seconds:g} s (reading, running and judging)")
+    return Fixed(said, seconds=seconds)
 
 
 async def grade_in_worker(
@@ -227,19 +243,18 @@ async def grade_in_worker(
         try:
             await asyncio.wait_for(process.wait(), seconds + MARGIN_SECONDS)
         except asyncio.TimeoutError:
-            return (
-                f"grading took longer than its budget of {seconds:g} s (reading, running "
-                "and judging)"
-            )
+            return over_budget(seconds)
         data, log = await reading, await tail
         if process.returncode != 0 or data == b"":
             return _death(process.returncode, limit, log)
         if data is None:
-            return f"grader error: the grade of this submission is over {RESULT_MAX_BYTES} bytes"
+            said = N_("grader error: the grade of this submission is over {size} bytes")
+            return Fixed(said, size=RESULT_MAX_BYTES)
         try:
             return scrubbed(grade_from_json(data, name), Path(work) / KERNEL_FOLDER)
         except (ValueError, TypeError, RecursionError) as error:
-            return f"grader error: the grading process of this submission returned {error}"
+            said = N_("grader error: the grading process of this submission returned {error}")
+            return Fixed(said, error=str(error))
     finally:
         await _stop(process)
         sandbox_cgroup.remove(sandbox_cgroup.worker_dirs(process.pid))  # its own, if made

@@ -33,6 +33,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
+from ..views.i18n import N_, speaking
+from .wording import Fixed
+
 RULES = ("folder", "name:REGEX", "map:FILE.csv")
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SUBMISSION_COLUMNS = ("submission", "path", "file", "filename", "file name")
@@ -290,13 +293,24 @@ def flag_duplicates(
         if len(group) < 2:
             continue
         latest = max(group, key=lambda g: (modified(g), g.submission))
-        names = ", ".join(g.submission for g in group)
-        message = (
-            f"{len(group)} submissions for {sid}, ch {chapter[:2]}: {names}; all graded, keep "
-            f"one: the last modified is {latest.submission}"
+        message = Fixed(
+            N_(
+                "{count} submissions for {sid}, ch {chapter}: {names}; all graded, keep one: the "
+                "last modified is {latest}"
+            ),
+            count=len(group),
+            sid=sid,
+            chapter=chapter[:2],
+            names=", ".join(g.submission for g in group),
+            latest=latest.submission,
         )
-        for grade in group:
-            grade.notes.append(message)
+        for grade in group:  # the note in the feedback's language, the error column in English
+            with speaking(grade.language):
+                grade.notes.append(message.said())
+                if grade.language != "en":
+                    grade.error_said = "; ".join(
+                        filter(None, [message.said(), grade.error_said or grade.error])
+                    )
             grade.error = "; ".join(filter(None, [message, grade.error]))
             changed.append(grade)
     return changed

@@ -68,6 +68,8 @@ def _grade(raw: Any, where: Path) -> Grade:
             late=str(raw.get("late", "")),
             deduction=float(raw.get("deduction", 0.0)),
             language="fr" if raw.get("language") == "fr" else "en",
+            error_said=str(raw.get("error_said", "")),
+            late_said=str(raw.get("late_said", "")),
         )
     except (TypeError, ValueError) as error:
         raise ValueError(f"{where}: not a grader's feedback ({error})") from None

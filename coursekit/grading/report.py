@@ -2,7 +2,8 @@
 
 A feedback page is in the language of its grade (``Grade.language``: ``--lang``, or the
 notebook's ``metadata.coursekit.language``); grades.csv and the lecturer's other files are in
-English.
+English: a grade's ``error`` and ``late`` are English, and its ``error_said`` and ``late_said``
+what the feedback says instead when its language is another.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class Grade:
     deduction: float = 0.0
     #: the language of the feedback (the messages and the page): "en" or "fr"
     language: str = "en"
+    #: ``error`` and ``late`` as the feedback says them, in its language ("": as they are);
+    #: ``error`` and ``late`` stay English (grades.csv, the gradebook, ``--only``)
+    error_said: str = ""
+    late_said: str = ""
 
     @property
     def total(self) -> float:
@@ -72,6 +77,8 @@ class Grade:
             "notes": self.notes[:MAX_NOTES],
             **({"late": self.late, "deduction": self.deduction} if self.late else {}),
             **({"language": self.language} if self.language != "en" else {}),
+            **({"error_said": self.error_said} if self.error_said else {}),
+            **({"late_said": self.late_said} if self.late_said else {}),
         }
 
 
@@ -123,9 +130,10 @@ def _page(grade: Grade) -> str:
         for qid, q in grade.questions.items()
     )
     note, handed_in = html.escape(_("Note:")), html.escape(_("Handed in:"))
-    error = f"<p><b>{note}</b> {html.escape(grade.error)}</p>" if grade.error else ""
+    said, late = grade.error_said or grade.error, grade.late_said or grade.late
+    error = f"<p><b>{note}</b> {html.escape(said)}</p>" if said else ""
     error += "".join(f"<p><b>{note}</b> {html.escape(n)}</p>" for n in grade.notes[:MAX_NOTES])
-    error += f"<p><b>{handed_in}</b> {html.escape(grade.late)}</p>" if grade.late else ""
+    error += f"<p><b>{handed_in}</b> {html.escape(late)}</p>" if late else ""
     chapter = html.escape(_("Chapter {chapter}").format(chapter=grade.chapter or "?"))
     heads = (_("question"), _("points"), _("feedback"))
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)

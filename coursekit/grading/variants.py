@@ -31,6 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..views.i18n import N_
 from .build import cells_of, load_key_module
 from .choices import orders_for, relettered, shuffle_options
 from .judging import judge_format
@@ -39,6 +40,7 @@ from .questions import Choice, Function, Value
 from .roster import read_ids
 from .spec import AnswerFormat
 from .variantcheck import answer_format, format_check, use_variant_check
+from .wording import Fixed
 
 MIN_SECRET_BYTES = 32
 MIN_SECRET_SYMBOLS = 8
@@ -329,30 +331,38 @@ class Personal:
         own = metadata.get("coursekit") if isinstance(metadata, dict) else None
         named = own.get("student") if isinstance(own, dict) else None
         notes = []
-        graded_on = f"graded on {student!r}'s data"
         if not isinstance(named, str):
-            notes.append(
-                f"id mismatch: not a released variant (no student id in its metadata); {graded_on}"
+            said = N_(
+                "id mismatch: not a released variant (no student id in its metadata); graded on "
+                "{student}'s data"
             )
+            notes.append(Fixed(said, student=repr(student)))
         elif named != student:
-            notes.append(
-                f"id mismatch: the notebook is the variant of {named[:64]!r} but was handed in "
-                f"as {student!r}'s; {graded_on}"
+            said = N_(
+                "id mismatch: the notebook is the variant of {named} but was handed in as "
+                "{student}'s; graded on {student}'s data"
             )
+            notes.append(Fixed(said, named=repr(named[:64]), student=repr(student)))
         source, questions = variant(generator, self.secret, chapter, student)
         cells = code_cells(notebook)
         if code_form(source) not in cells:
             other = self._data_owner(chapter, cells)
             if other == "":
-                why = "it is the public exercise's"
+                said = N_(
+                    "id mismatch: the data cell is not the one released to {student}: it is the "
+                    "public exercise's; graded on {student}'s data"
+                )
             elif other is not None:
-                why = f"it is the one released to {other!r} (a classmate's data)"
+                said = N_(
+                    "id mismatch: the data cell is not the one released to {student}: it is the "
+                    "one released to {other} (a classmate's data); graded on {student}'s data"
+                )
             else:
-                why = "wrong --secret-file, or edited data"
-            notes.append(
-                f"id mismatch: the data cell is not the one released to {student!r}: {why}; "
-                f"{graded_on}"
-            )
+                said = N_(
+                    "id mismatch: the data cell is not the one released to {student}: wrong "
+                    "--secret-file, or edited data; graded on {student}'s data"
+                )
+            notes.append(Fixed(said, student=repr(student), other=repr(other)))
         return variant_key(key, questions), notes
 
 

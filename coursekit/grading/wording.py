@@ -12,6 +12,8 @@ comparing with English words.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..views.i18n import N_, gettext, key_text
 
 _ = gettext  # marked texts are found by this name (tools/translate.py)
@@ -57,3 +59,39 @@ def hint_of(text: str) -> str:
 def about(qid: str, text: str) -> str:
     """``"q1: <text>"`` (a text already in the language in use) as the language writes it."""
     return _("{qid}: {text}").format(qid=qid, text=text)
+
+
+class Fixed(str):
+    """One of our own fixed texts (why a submission was not graded, a note on it): this string
+    is its English, what the lecturer's files keep (grades.csv's error column, the gradebook):
+    ``template`` formatted with ``fields``. :meth:`said` is what a student's feedback says:
+    ``shown`` (default: ``template``; a text marked ``N_``) translated into the language in use,
+    then formatted with ``fields`` (which stay as they are: ids, file names, numbers).
+
+    >>> from coursekit.views.i18n import N_, speaking
+    >>> why = Fixed(N_("grader error: the grade of this submission is over {size} bytes"), size=9)
+    >>> why
+    'grader error: the grade of this submission is over 9 bytes'
+    >>> with speaking("fr"):
+    ...     why.said()
+    'erreur du correcteur : la note de ce rendu dépasse 9 octets'
+    """
+
+    template: str
+    shown: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, /, shown: str = "", **fields: Any) -> Fixed:
+        made = super().__new__(cls, template.format(**fields) if fields else template)
+        made.template, made.shown, made.fields = template, shown or template, fields
+        return made
+
+    def said(self) -> str:
+        """The text in the language in use."""
+        return _(self.shown).format(**self.fields) if self.fields else _(self.shown)
+
+
+def said(text: str) -> str:
+    """``text`` as a student's feedback says it: a :class:`Fixed` text in the language in use,
+    any other text (a notebook's error, already a translation) as it is."""
+    return text.said() if isinstance(text, Fixed) else text
