@@ -83,9 +83,9 @@ _WARM: dict[Path, Any] = {}  # keys loaded by a zygote before it forked this wor
 
 
 def warm_keys(keys_dir: Path) -> Any:
-    """The answer keys of ``keys_dir`` (:func:`.grader.load_keys`): those a zygote
+    """The answer keys of ``keys_dir`` (:func:`.keys.load_keys`): those a zygote
     (:mod:`.zygote`) loaded before forking this worker, else loaded now."""
-    from .grader import load_keys
+    from .keys import load_keys
 
     keys_dir = Path(keys_dir)
     if keys_dir not in _WARM:
