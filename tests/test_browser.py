@@ -328,31 +328,38 @@ def test_no_notebook_opens_marked_modified(jupyter_server, browser):
     kernel's kernelspec and language_info, which JupyterLab writes into the notebook's
     metadata on connection, are those the notebook was saved with)."""
     base, token, served = jupyter_server
-    find = """(path) => [...window.jupyterapp.shell.widgets('main')]
-        .find(w => w.context && w.context.path === path)"""
     dirty = {}
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
+        # JupyterLab loaded once; each chapter opened in it, read, then closed with its kernel
+        page = context.new_page()
+        page.goto(f"{base}/lab?token={token}", timeout=90_000)
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+        page.wait_for_function(
+            "() => window.jupyterapp.commands.hasCommand('docmanager:open')", timeout=90_000
+        )
+        page.evaluate("async () => { await window.jupyterapp.restored; }")
         for original in sorted((served / "notebooks").glob("[0-9][0-9]_*.ipynb")):
             copy = original.with_name(f"browser-open-{original.name}")
             shutil.copyfile(original, copy)
             path = copy.relative_to(served).as_posix()
-            page = context.new_page()
-            page.goto(f"{base}/lab/tree/{path}?token={token}", timeout=90_000)
-            page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
-            page.wait_for_function(f"(p) => ({find})(p) !== undefined", arg=path, timeout=90_000)
             found = page.evaluate(
-                f"""async (path) => {{
-                    const panel = ({find})(path);
+                """async (path) => {
+                    const app = window.jupyterapp;
+                    const panel = await app.commands.execute(
+                        'docmanager:open', {path, factory: 'Notebook'});
                     await panel.context.ready;
                     await panel.sessionContext.ready;
                     const kernel = panel.sessionContext.session.kernel;
                     await kernel.info;  // what JupyterLab writes into the metadata
                     await new Promise(r => setTimeout(r, 1000));
                     const model = panel.context.model;
-                    return {{dirty: model.dirty,
-                             metadata: JSON.stringify(model.sharedModel.getMetadata())}};
-                }}""",
+                    const said = {dirty: model.dirty,
+                                  metadata: JSON.stringify(model.sharedModel.getMetadata())};
+                    await panel.sessionContext.shutdown();
+                    panel.dispose();
+                    return said;
+                }""",
                 path,
             )
             if found["dirty"]:
@@ -361,7 +368,6 @@ def test_no_notebook_opens_marked_modified(jupyter_server, browser):
                 dirty[original.name] = sorted(
                     k for k in {*saved, *now} if saved.get(k) != now.get(k)
                 )
-            page.close()
     finally:
         context.close()
     assert dirty == {}, f"opened marked modified (metadata keys that changed): {dirty}"
