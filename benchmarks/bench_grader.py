@@ -258,8 +258,10 @@ NO_ZYGOTE = (
 
 def _cpu_of_children() -> float:
     """CPU seconds (user and system) of every process this one has waited for, and theirs:
-    the grader, its workers, their kernels and judges. Unlike the wall time, it does not grow
-    with what else the machine runs (two cores: the wall time of --jobs 2 is about half)."""
+    the grader, its zygote, its workers and judges, but not the sandboxed kernels (killed
+    with their sandbox at their end, their time reaches no waiting parent). Unlike the wall
+    time, it does not grow with what else the machine runs: it shows what the worker's side
+    costs, not a whole submission."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 
