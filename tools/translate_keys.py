@@ -32,6 +32,9 @@ from coursekit.grading.build import load_key  # noqa: E402
 from coursekit.grading.questions import Function  # noqa: E402
 from coursekit.views.i18n import LOCALE  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+from translate import save_kept  # noqa: E402  (one way of writing a catalog, as translate.py's)
+
 KEYS = ROOT / "solutions" / "keys"
 HEADER = {
     "Project-Id-Version": "coursekit keys",
@@ -73,14 +76,7 @@ def update(key: Path) -> dict[str, int]:
         entry = old.pop((context, text), None)
         counts["same" if entry else "new"] += 1
         kept.append(entry or polib.POEntry(msgctxt=context, msgid=text, msgstr=""))
-    for entry in old.values():
-        entry.obsolete = True
-        kept.append(entry)
-        counts["obsolete"] += 1
-    po[:] = kept
-    path.parent.mkdir(parents=True, exist_ok=True)
-    po.save(str(path))
-    return counts
+    return save_kept(po, path, kept, old.values(), counts)
 
 
 def missing(key: Path) -> list[str]:
