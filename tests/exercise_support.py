@@ -45,3 +45,27 @@ def says(chapter: str, qid: str, answer, words: str) -> bool:
     ``words``."""
     expected = f"{qid}: not right yet: " + hint(chapter, qid, words)
     return judge_value(public_spec(chapter, qid), answer) == expected
+
+
+def collection_ap_by_topic(systems) -> tuple[list[str], dict[str, dict[str, float]]]:
+    """The course collection's topics (those of its qrels, in number order) and each run of
+    ``systems``' AP by topic from pytrec_eval (the reference: a topic a run does not answer is
+    absent from its dict). Skips the test without pytrec_eval."""
+    import pytest
+
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from coursekit import course
+
+    collection = course.load_collection()
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d, g in collection.qrels[["query_id", "doc_id", "relevance"]].itertuples(index=False):
+        qrels.setdefault(str(q), {})[str(d)] = int(g)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"})
+    out = {}
+    for name in systems:
+        run: dict[str, dict[str, float]] = {}
+        frame = collection.runs[name][["query_id", "doc_id", "score"]]
+        for q, d, s in frame.itertuples(index=False):
+            run.setdefault(str(q), {})[str(d)] = float(s)
+        out[name] = {q: v["map"] for q, v in evaluator.evaluate(run).items()}
+    return sorted(qrels, key=int), out

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-from exercise_support import load_key, public_spec, says
+from exercise_support import collection_ap_by_topic, load_key, public_spec, says
 from scipy import stats
 
 from coursekit.grading import judge_value, variants
@@ -28,24 +28,8 @@ A, B = "bm25_b0_stem", "tfidf"
 @pytest.fixture(scope="module")
 def per_topic() -> dict[str, dict[str, float]]:
     """AP by topic of A and B by pytrec_eval, on every topic of the qrels (0 if unanswered)."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    from coursekit import course
-
-    collection = course.load_collection()
-    qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in collection.qrels[["query_id", "doc_id", "relevance"]].itertuples(index=False):
-        qrels.setdefault(str(q), {})[str(d)] = int(g)
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"})
-    out = {}
-    for name in (A, B):
-        run: dict[str, dict[str, float]] = {}
-        for q, d, s in collection.runs[name][["query_id", "doc_id", "score"]].itertuples(
-            index=False
-        ):
-            run.setdefault(str(q), {})[str(d)] = float(s)
-        scores = {q: v["map"] for q, v in evaluator.evaluate(run).items()}
-        out[name] = {q: scores.get(q, 0.0) for q in qrels}
-    return out
+    topics, ap = collection_ap_by_topic((A, B))
+    return {name: {q: ap[name].get(q, 0.0) for q in topics} for name in (A, B)}
 
 
 def _arrays(per_topic, dropped=()) -> tuple[np.ndarray, np.ndarray]:

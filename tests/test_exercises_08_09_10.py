@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from exercise_support import load_key, public_spec, says
+from exercise_support import collection_ap_by_topic, load_key, public_spec, says
 from scipy import stats
 
 from coursekit.grading import judge_value, judging
@@ -28,22 +28,8 @@ CHAPTERS = [CH08, CH09, CH10]
 @pytest.fixture(scope="module")
 def ap08() -> dict[str, dict[str, float]]:
     """Per-topic AP of A (bm25_b0_stem) and B (tfidf) by pytrec_eval, on the topics each answers."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    from coursekit import course
-
-    collection = course.load_collection()
-    qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in collection.qrels[["query_id", "doc_id", "relevance"]].itertuples(index=False):
-        qrels.setdefault(str(q), {})[str(d)] = int(g)
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"})
-    out = {}
-    for name in ("bm25_b0_stem", "tfidf"):
-        run: dict[str, dict[str, float]] = {}
-        frame = collection.runs[name][["query_id", "doc_id", "score"]]
-        for q, d, s in frame.itertuples(index=False):
-            run.setdefault(str(q), {})[str(d)] = float(s)
-        out[name] = {q: v["map"] for q, v in evaluator.evaluate(run).items()}
-    out["topics"] = sorted(qrels, key=int)
+    topics, out = collection_ap_by_topic(("bm25_b0_stem", "tfidf"))
+    out["topics"] = topics
     return out
 
 
