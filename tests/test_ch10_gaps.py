@@ -56,7 +56,12 @@ def test_section_4_starts_after_the_fairness_cells(path):
     cells = _cells(path)
     ids = [c.id for c in cells]
     fairness = cells[ids.index("3edbd4f1")].source
-    assert "###" in fairness and "## 4" not in fairness
+    assert "## 4" not in fairness
+    # the fairness question is a cell of its own (a slide of the deck): right after the text
+    # on the sessions needed
+    question = ids.index("fairness-question")
+    assert cells[question].source.startswith("### ")
+    assert ids.index("3edbd4f1") < question < ids.index("pitfalls")
     heading = ids.index("pitfalls")
     assert cells[heading].source.startswith("## 4 · ")
     assert cells[heading].source.rstrip().endswith(":")

@@ -7,21 +7,24 @@ chapters' widgets show only their text. Voila's reveal template runs the noteboo
 renders its outputs with the widget manager; ``tools/slides.py`` serves it with the course's own
 template (``tools/deck/voila/templates/coursekit-deck/``: the sizes of a lecture slide). One Voila
 server is started as ``make slides`` starts it, but for the whole course folder
-(``/voila/render/notebooks/NN_....ipynb``), and two tests use it:
+(``/voila/render/notebooks/NN_....ipynb``), and three tests use it:
 
 * chapter 02: go to the slide of the relevance toggler, click a rank and read the new AP, which
   must be the value coursekit gives; at 1280 x 720 and 1920 x 1080 the rank buttons and the AP
   readout are inside the slide and the window;
 * every chapter (00-11): every (sub)slide is shown in turn (the URL's ``#/h/v``, which reveal.js
   follows: Voila's bundle does not expose its ``Reveal`` object) at 1280 x 720, then, in the same
-  page, at 1920 x 1080. Measured: reveal.js's ``.slides`` box (the 1280 x 720 slide, scaled to
-  fill the window with a 4 % margin), and the bounding box of everything the present slide
-  shows, the contents of a scrolling box counting as that box. Asserted: ``.slides`` is in the
-  window, at reveal.js's scale; no slide's content is above, below or beside ``.slides``; a
-  slide taller than 1280 x 720 scrolls (the template's rule, RISE's ``scroll``) and only when
-  it is a single cell (a cell too long for a slide: a long table, a long cell of code), never a
-  slide of several cells (``tools/slides.py`` splits those). What scrolls, by how much, and
-  the time each chapter takes to run in Voila are written to ``test-artifacts/voila-slides.json``.
+  page, at 1920 x 1080; and again at 1280 x 720 in copies of the chapters that call
+  ``ck.views.lecture_mode()`` after importing coursekit (figures at 144 dpi, larger fonts).
+  Measured: reveal.js's ``.slides`` box (the 1280 x 720 slide, scaled to fill the window with a
+  4 % margin), and the bounding box of everything the present slide shows, the contents of a
+  scrolling box counting as that box. Asserted: ``.slides`` is in the window, at reveal.js's
+  scale; no slide's content is above, below or beside ``.slides``; no slide is taller than the
+  slide (the template's ``coursekit-fit.js`` puts a figure beside its code, then lets a long
+  table or long code scroll in its own box); on a widget's slide, the widget's controls, figure
+  and readout are all in view, neither below the slide nor scrolled away in a box. What was laid
+  out how, and the time each chapter takes to run in Voila, are written to
+  ``test-artifacts/voila-slides.json`` (lecture mode: ``voila-slides-lecture.json``).
 
 Not measured: whether the text is readable from the back of a room (the template's sizes are
 chosen for that; see its CSS), and the figures inside the outputs (they are pictures).
@@ -40,6 +43,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 from browser_support import free_port, missing, stop
 
@@ -103,10 +107,24 @@ READY = """async () => {
     });
 }"""
 
+#: What a lecturer uses in a widget: its controls, its figure and its readout.
+WIDGET_PARTS = ", ".join(
+    f".jupyter-widgets {x}"
+    for x in (
+        "button",
+        "select",
+        "input",
+        ".widget-slider .slider-container",
+        ".coursekit-figure",
+        ".coursekit-readout",
+    )
+)
+
 #: Show every (sub)slide in turn (reveal.js follows the URL's #/h/v) and measure it: reveal.js's
 #: .slides box, and the box of everything the slide shows (the contents of a box that scrolls
 #: count as that box), in the window's pixels; how much the slide scrolls, in slide pixels.
 WALK = """async () => {
+    const WIDGET_PARTS = WIDGET_PARTS_JSON;
     const reveal = document.querySelector('.reveal');
     const slides = reveal.querySelector('.slides');
     const where = [];
@@ -123,6 +141,12 @@ WALK = """async () => {
                 r => reveal.addEventListener('slidechanged', r, {once: true}));
             location.hash = hash;
             await Promise.race([changed, new Promise(r => setTimeout(r, 2000))]);
+        }
+        // the deck's coursekit-fit.js lays a slide out again when it is shown or changes size
+        // (three frames; a page in the background draws no frame: then 100 ms each)
+        for (let i = 0; i < 3; i++) {
+            await Promise.race([new Promise(r => requestAnimationFrame(r)),
+                                new Promise(r => setTimeout(r, 100))]);
         }
         const present = [...slides.querySelectorAll('section.present')].pop();
         const all = [present, ...present.querySelectorAll('*')];
@@ -148,11 +172,26 @@ WALK = """async () => {
             scrolls: Math.round(
                 (present.scrollHeight / present.clientHeight - 1) * slides.offsetHeight),
             text: present.innerText.trim().slice(0, 50),
+            // a widget's controls, figure and readout that are not in view (below the slide
+            // or scrolled away in a box)
+            hidden: [...present.querySelectorAll(WIDGET_PARTS)].filter(e => {
+                const x = e.getBoundingClientRect();
+                if (!x.height) return false;
+                return [present, ...clips.filter(c => c !== present && c.contains(e))].some(c => {
+                    const y = c.getBoundingClientRect();
+                    return x.top < y.top - 1 || x.bottom > y.bottom + 1;
+                });
+            }).map(e => e.className.split(' ').filter(c => c.startsWith('widget-')
+                || c.startsWith('coursekit-'))[0] || e.tagName),
+            boxes: [...present.querySelectorAll('.ck-scroll')].map(
+                b => Math.round(b.scrollHeight - b.clientHeight)),
+            side: present.querySelectorAll('.ck-side').length,
         });
     }
     return {window: [innerWidth, innerHeight], slides: box(slides.getBoundingClientRect()),
             slide: [slides.offsetWidth, slides.offsetHeight], result};
 }"""
+WALK = WALK.replace("WIDGET_PARTS_JSON", json.dumps(WIDGET_PARTS))
 
 
 @pytest.fixture(scope="module")
@@ -282,10 +321,10 @@ def reveal_scale(width: int, height: int) -> float:
     return min(width * 0.96 / SLIDE["width"], height * 0.96 / SLIDE["height"], 2.0)
 
 
-def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
-    """Every (sub)slide of every chapter, at 1280 x 720 and 1920 x 1080: nothing beside or below
-    the slide; only a single cell too long for a slide scrolls (see the module's docstring)."""
-    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+def walk_chapters(deck, browser, notebooks, sizes) -> tuple[dict, dict, float]:
+    """Every (sub)slide of each notebook at each size: WALK's measures by notebook and size,
+    the time each notebook took to run in Voila and to be measured, and the seconds in all."""
+    context = browser.new_context(viewport={"width": sizes[0][0], "height": sizes[0][1]})
     measured, timing, pages = {}, {}, {}
     started = time.monotonic()
 
@@ -295,16 +334,17 @@ def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
         pages[notebook] = (page, time.monotonic())
 
     try:
-        for i, notebook in enumerate(CHAPTERS):
+        for i, notebook in enumerate(notebooks):
             if notebook not in pages:
                 start(notebook)
-            if i + 1 < len(CHAPTERS):
-                start(CHAPTERS[i + 1])
+            if i + 1 < len(notebooks):
+                start(notebooks[i + 1])
             page, opened = pages.pop(notebook)
+            page.bring_to_front()  # a page in the background draws no frame
             page.evaluate(READY)
             ready = time.monotonic()
             measured[notebook.stem] = chapter = {}
-            for width, height in SIZES:
+            for width, height in sizes:
                 if page.viewport_size != {"width": width, "height": height}:
                     page.set_viewport_size({"width": width, "height": height})
                     expected = SLIDE["width"] * reveal_scale(width, height)
@@ -319,13 +359,18 @@ def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
                 "ready (s)": round(ready - opened, 1),
                 "measured (s)": round(time.monotonic() - ready, 1),
             }
-            page.close(run_before_unload=True)  # Voila's page then shuts its kernel down
+            page.close(run_before_unload=True)  # Voila's page asks to shut its kernel down
     finally:
         context.close()
-    report = {"seconds": round(time.monotonic() - started, 1), "timing": timing, "chapters": {}}
-    problems = []
+    return measured, timing, round(time.monotonic() - started, 1)
+
+
+def slide_problems(measured: dict) -> tuple[list[str], dict]:
+    """What does not fit (a slide that scrolls, content beside or below the slide, a widget's
+    control, figure or readout out of view), and the report of each notebook and size."""
+    problems, report = [], {}
     for name, chapter in measured.items():
-        report["chapters"][name] = entry = {}
+        report[name] = entry = {}
         for size, m in chapter.items():
             width, height = m["window"]
             left, top, right, bottom = m["slides"]
@@ -333,25 +378,80 @@ def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
             assert m["slide"] == [SLIDE["width"], SLIDE["height"]], (name, size, m["slide"])
             assert scale == pytest.approx(reveal_scale(width, height), abs=1e-3), (name, size)
             assert left >= 0 and top >= 0 and right <= width and bottom <= height, (name, size)
-            out, scrolled = [], []
+            out, boxes, side = [], [], []
             for s in m["result"]:
                 cl, ct, cr, cb = s["content"]
                 beyond = [round(x / scale) for x in (left - cl, ct - top, cr - right, cb - bottom)]
                 if max(beyond) > 1:
                     out.append({"slide": s["at"], "beyond (left, top, right, bottom)": beyond})
                 if s["scrolls"] > 1:
-                    scrolled.append({k: s[k] for k in ("at", "cells", "widget", "scrolls", "text")})
-                    if s["cells"] > 1:
-                        problems.append(
-                            f"{name} {size}: slide {s['at']} of {s['cells']} cells "
-                            f"scrolls by {s['scrolls']} px (split it)"
-                        )
+                    problems.append(
+                        f"{name} {size}: slide {s['at']} ({s['text'][:30]!r}) is taller than "
+                        f"the slide by {s['scrolls']} px and scrolls (split it)"
+                    )
+                if s["hidden"]:
+                    problems.append(
+                        f"{name} {size}: slide {s['at']}: the widget's {sorted(set(s['hidden']))}"
+                        " are not in view"
+                    )
+                if s["boxes"]:
+                    boxes.append({k: s[k] for k in ("at", "widget", "boxes", "text")})
+                if s["side"]:
+                    side.append(s["at"])
             entry[size] = {
                 "scale": round(scale, 4),
                 "slides": len(m["result"]),
                 "content beyond the slide": out,
-                "slides that scroll (single cells taller than the slide)": scrolled,
+                "boxes that scroll (slide, hidden px of each)": boxes,
+                "figures beside their code": side,
             }
             problems += [f"{name} {size}: {x}" for x in out]
+    return problems, report
+
+
+def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
+    """Every (sub)slide of every chapter, at 1280 x 720 and 1920 x 1080: nothing beside or below
+    the slide, no slide taller than the slide, every widget's controls, figure and readout in
+    view (see the module's docstring)."""
+    measured, timing, seconds = walk_chapters(deck, browser, CHAPTERS, SIZES)
+    problems, chapters = slide_problems(measured)
+    report = {"seconds": seconds, "timing": timing, "chapters": chapters}
     (ARTIFACTS / "voila-slides.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    assert problems == [], "\n".join(map(str, problems))
+
+
+def lecture_copy(notebook: Path, folder: Path) -> Path:
+    """A copy of ``notebook`` in ``folder`` that calls ``ck.views.lecture_mode()`` right after
+    its cell importing coursekit, as the README tells a lecturer to (the cell is a set-up cell:
+    tools/slides.py skips it in the deck)."""
+    nb = nbformat.read(notebook, as_version=4)
+    at = next(
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and "import coursekit as ck" in c.source
+    )
+    cell = nbformat.v4.new_code_cell("ck.views.lecture_mode()")
+    cell.metadata["slideshow"] = {"slide_type": "skip"}
+    nb.cells.insert(at + 1, cell)
+    for c in nb.cells:
+        if c.cell_type == "code":
+            c.outputs, c.execution_count = [], None
+    path = folder / notebook.name
+    nbformat.write(nb, path)
+    return path
+
+
+def test_every_slide_fits_the_screen_in_lecture_mode(deck, browser):
+    """The same at 1280 x 720 with ``ck.views.lecture_mode()`` (figures drawn at 144 dpi,
+    larger fonts and readouts): every chapter, every slide."""
+    folder = ARTIFACTS / "lecture-deck"
+    folder.mkdir(parents=True, exist_ok=True)
+    copies = [lecture_copy(notebook, folder) for notebook in CHAPTERS]
+    assert "lecture_mode()" in copies[0].read_text()
+    measured, timing, seconds = walk_chapters(deck, browser, copies, SIZES[:1])
+    problems, chapters = slide_problems(measured)
+    report = {"seconds": seconds, "timing": timing, "chapters": chapters}
+    (ARTIFACTS / "voila-slides-lecture.json").write_text(
+        json.dumps(report, indent=1, ensure_ascii=False)
+    )
     assert problems == [], "\n".join(map(str, problems))

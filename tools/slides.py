@@ -22,8 +22,11 @@ written; sources and outputs are left as they are, and a second run changes noth
 template: the notebook runs in a kernel and its widgets are live, which jupyterlab-rise's slide
 view cannot do (it loads no widget manager: jupyterlab-contrib/rise#119). The course's template
 (``tools/deck/voila/templates/coursekit-deck/``) gives it the sizes of a lecture slide: text 20 px,
-tables 18, code 17, widgets 16; slides start at the top, and a single cell taller than the slide
-scrolls (tests/test_slides_voila.py measures every slide of every chapter).
+tables 18, code 17, widgets 16; slides start at the top, and a slide taller than the slide is
+laid out again to fit (``static/coursekit-fit.js``: a figure beside its code, then a long table
+or code in a box that scrolls; tests/test_slides_voila.py measures every slide of every chapter,
+with and without ``ck.views.lecture_mode()``). A markdown cell that is taller than a slide
+cannot be split here: it is split in the notebook (a heading starts a cell).
 """
 
 from __future__ import annotations

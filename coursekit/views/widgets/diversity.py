@@ -36,7 +36,6 @@ from .base import (
     as_list,
     check_in_range,
     check_position,
-    figure_box,
     nice_limit,
     table_html,
 )
@@ -185,9 +184,15 @@ class DiversityGrid(Widget):
                         "covers, move α (how much a subtopic already seen is worth less)"
                     )
                 ),
-                *rows,
-                w.HBox([self.alpha, self.k]),
-                figure_box(self.image, self.readout_html),
+                # the grid, its sliders and the readout beside the figure where there is room
+                # (a lecture slide), the figure below them otherwise
+                w.HBox(
+                    [
+                        w.VBox([*rows, w.HBox([self.alpha, self.k]), self.readout_html]),
+                        self.image,
+                    ],
+                    layout=w.Layout(flex_flow="row wrap", align_items="flex-start"),
+                ),
                 self.table_html,
             ]
         )

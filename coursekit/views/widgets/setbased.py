@@ -88,8 +88,8 @@ class SetBasedExplorer(Widget):
         self.widget = w.VBox(
             [
                 w.HTML("<b>Set-based measures</b> — set the four cells of the confusion matrix"),
-                figure_box(w.VBox([*self.sliders.values(), self.beta]), self.readout_html),
-                self.image,
+                w.VBox([*self.sliders.values(), self.beta]),
+                figure_box(self.image, self.readout_html),
             ]
         )
 
