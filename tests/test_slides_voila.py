@@ -12,6 +12,8 @@ server is started as ``make slides`` starts it, but for the whole course folder
 * chapter 02: go to the slide of the relevance toggler, click a rank and read the new AP, which
   must be the value coursekit gives; at 1280 x 720 and 1920 x 1080 the rank buttons and the AP
   readout are inside the slide and the window;
+* every chapter's widget (01-11), on its slide: change one control (a button, else a menu, else
+  a slider's handle by the keyboard) and wait for the widget's readout to change;
 * every chapter (00-11): every (sub)slide is shown in turn (the URL's ``#/h/v``, which reveal.js
   follows: Voila's bundle does not expose its ``Reveal`` object) at 1280 x 720, then, in the same
   page, at 1920 x 1080; and again at 1280 x 720 in copies of the chapters that call
@@ -105,6 +107,40 @@ READY = """async () => {
         function finish() { observer.disconnect(); done(); }
         setTimeout(finish, 15000);
     });
+}"""
+
+#: Change one control of the chapter's widget on its slide and wait for its readout to change:
+#: a button not pressed (a rank, a subtopic, a formula, a swap), else the next choice of a menu,
+#: else a slider's handle one step to the right (the keyboard's arrow). Up to three controls are
+#: tried, 10 s each; null for a chapter without a widget.
+LIVE = """async () => {
+    const readout = document.querySelector('.coursekit-readout');
+    if (!readout) return null;
+    const tops = [...document.querySelectorAll('.reveal .slides > section')];
+    const h = tops.findIndex(s => s.contains(readout));
+    const v = [...tops[h].querySelectorAll(':scope > section')].findIndex(s => s.contains(readout));
+    location.hash = `#/${h}/${Math.max(v, 0)}`;
+    await new Promise(r => setTimeout(r, 300));
+    const widget = readout.closest('.jp-OutputArea-output');
+    const changes = [
+        ...[...widget.querySelectorAll('button:not(.mod-active)')].map(
+            b => ['button', () => b.click()]),
+        ...[...widget.querySelectorAll('select')].map(m => ['menu', () => {
+            m.selectedIndex = (m.selectedIndex + 1) % m.options.length;
+            m.dispatchEvent(new Event('change', {bubbles: true}));
+        }]),
+        ...[...widget.querySelectorAll('.noUi-handle')].map(x => ['slider', () => x.dispatchEvent(
+            new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))]),
+    ].slice(0, 3);
+    for (const [kind, change] of changes) {
+        const before = readout.innerHTML;
+        change();
+        for (let t = 0; t < 100; t++) {
+            await new Promise(r => setTimeout(r, 100));
+            if (readout.innerHTML !== before) return {changed: kind, at: location.hash};
+        }
+    }
+    return {changed: false, tried: changes.map(c => c[0]), at: location.hash};
 }"""
 
 #: What a lecturer uses in a widget: its controls, its figure and its readout.
@@ -321,9 +357,11 @@ def reveal_scale(width: int, height: int) -> float:
     return min(width * 0.96 / SLIDE["width"], height * 0.96 / SLIDE["height"], 2.0)
 
 
-def walk_chapters(deck, browser, notebooks, sizes) -> tuple[dict, dict, float]:
+def walk_chapters(deck, browser, notebooks, sizes, live=None) -> tuple[dict, dict, float]:
     """Every (sub)slide of each notebook at each size: WALK's measures by notebook and size,
-    the time each notebook took to run in Voila and to be measured, and the seconds in all."""
+    the time each notebook took to run in Voila and to be measured, and the seconds in all;
+    with a dict ``live``, each notebook's widget is also changed once (LIVE) after the first
+    size, and what changed is put there."""
     context = browser.new_context(viewport={"width": sizes[0][0], "height": sizes[0][1]})
     measured, timing, pages = {}, {}, {}
     started = time.monotonic()
@@ -355,6 +393,8 @@ def walk_chapters(deck, browser, notebooks, sizes) -> tuple[dict, dict, float]:
                         timeout=10_000,
                     )
                 chapter[f"{width}x{height}"] = page.evaluate(WALK)
+                if live is not None and notebook.stem not in live:
+                    live[notebook.stem] = page.evaluate(LIVE)
             timing[notebook.stem] = {
                 "ready (s)": round(ready - opened, 1),
                 "measured (s)": round(time.monotonic() - ready, 1),
@@ -413,10 +453,14 @@ def test_every_slide_of_every_chapter_fits_the_screen(deck, browser):
     """Every (sub)slide of every chapter, at 1280 x 720 and 1920 x 1080: nothing beside or below
     the slide, no slide taller than the slide, every widget's controls, figure and readout in
     view (see the module's docstring)."""
-    measured, timing, seconds = walk_chapters(deck, browser, CHAPTERS, SIZES)
+    live = {}
+    measured, timing, seconds = walk_chapters(deck, browser, CHAPTERS, SIZES, live)
     problems, chapters = slide_problems(measured)
-    report = {"seconds": seconds, "timing": timing, "chapters": chapters}
+    report = {"seconds": seconds, "timing": timing, "widget changed": live, "chapters": chapters}
     (ARTIFACTS / "voila-slides.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    # every chapter from 01 on has a widget, live in the deck: a change reaches its readout
+    assert live.pop("00_introduction") is None
+    assert {k: bool(v and v["changed"]) for k, v in live.items()} == dict.fromkeys(live, True), live
     assert problems == [], "\n".join(map(str, problems))
 
 
