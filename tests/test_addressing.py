@@ -9,10 +9,17 @@ import pytest
 from coursekit.engine import addressing
 
 
-@pytest.fixture(params=[1 << 20, 64], ids=["one block", "a block per query"])
+@pytest.fixture(
+    params=[(1 << 20, 3), (64, 1), (64, 3), (450, 3)],
+    ids=["one block", "a block per query", "three queries a block", "table of two, blocks of 3"],
+)
 def cells(request, monkeypatch):
-    monkeypatch.setattr(addressing, "TABLE_CELLS", request.param)
-    return request.param
+    """The table's cells and the fewest queries a block (:data:`addressing._MIN_QUERIES`:
+    with many doc ids, a block holds that many queries whatever the table's size)."""
+    cells, min_queries = request.param
+    monkeypatch.setattr(addressing, "TABLE_CELLS", cells)
+    monkeypatch.setattr(addressing, "_MIN_QUERIES", min_queries)
+    return cells
 
 
 def pairs(rng, n_rows, n_queries, n_docs, distinct=True):
@@ -77,5 +84,7 @@ def test_repeated_by_address_equals_a_set(cells, seed):
 
 def test_addressing_only_where_the_table_holds_a_query_and_blocks_are_full():
     assert addressing.addressable(1_000_000, 1000, 100_000)
+    assert addressing.addressable(1_000_000, 1000, 650_000)  # (3 queries a block: 334 blocks)
+    assert addressing._per_block(650_000) == 3 and addressing._per_block(100_000) == 10
     assert not addressing.addressable(1_000_000, 1000, addressing.TABLE_CELLS + 1)
     assert not addressing.addressable(1000, 1000, 100_000)  # a block per query: 1 row each

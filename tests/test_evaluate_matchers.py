@@ -109,6 +109,7 @@ def test_doc_ids_numbered_in_byte_order_give_the_references_rankings(form, data,
     task = Task(["q0"], False, "float32" if float32 else "float64", False)  # (no doc codes)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pairs, "FEW_DOC_IDS", 0)
+        patch.setattr(matchers, "BYTE_ORDER_DOC_IDS", 0)
         patch.setattr(matchers, "ties_to_break", lambda query, scores: True)
         fast = matchers.numbered(*halves(run, qrels), task)
     assert_same(fast, matchers.reference(*halves(run, qrels), task))

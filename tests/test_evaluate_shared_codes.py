@@ -10,6 +10,7 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
+from coursekit.engine.byteorder import codes_in_byte_order
 from coursekit.engine.codes import string_codes
 from coursekit.engine.order import string_ranks
 
@@ -146,7 +147,7 @@ def test_string_ranks_from_packed_words_follow_python_string_order(longest):
 
 @pytest.mark.parametrize("longest", [3, 8, 9, 17, 30, 40])
 def test_codes_in_byte_order_number_the_ids_as_python_sorts_them(longest):
-    """``string_codes(..., in_byte_order=True)``: the distinct ids in Python's string order
+    """``codes_in_byte_order``: the distinct ids in Python's string order
     (strcmp's), each row's code its id's rank, whether counted (few values in each byte that
     varies), sorted 16 bits at a time (many: the alphabet's code points), or, over 32 bytes,
     hashed and then sorted; repeated ids, NUL bytes and prefixes included."""
@@ -159,7 +160,7 @@ def test_codes_in_byte_order_number_the_ids_as_python_sorts_them(longest):
                 for n in rng.integers(0, 60, size=rng.integers(1, 4))
             ]
             parts[0] += ["ab", "ab\x00", "a", "ab"]
-            codes, ids = string_codes([pa.array(p) for p in parts], in_byte_order=True)
+            codes, ids = codes_in_byte_order([pa.array(p) for p in parts])
             expected = sorted({x for p in parts for x in p})
             assert ids.to_pylist() == expected
             for part, code in zip(parts, codes, strict=True):
@@ -170,7 +171,7 @@ def test_codes_in_byte_order_of_a_million_ids_are_counted_and_exact():
     """The ids of ``bench_evaluate.py --pool 1000000`` ("doc0" to "doc999999"): counted."""
     rng = np.random.default_rng(7)
     ids = np.array([f"doc{i}" for i in rng.choice(1_000_000, 20_000)], dtype=object)
-    (codes,), distinct = string_codes(pa.array(ids), in_byte_order=True)
+    (codes,), distinct = codes_in_byte_order([pa.array(ids)])
     expected = sorted(set(ids))
     assert distinct.to_pylist() == expected
     assert np.array_equal(np.asarray(distinct.take(codes)).astype(object), ids)

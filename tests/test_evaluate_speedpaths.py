@@ -12,9 +12,9 @@ import pyarrow as pa
 import pytest
 
 import coursekit as ck
+from coursekit.engine import byteorder, packed_codes
 from coursekit.engine import codes as codes_module
 from coursekit.engine import order as order_module
-from coursekit.engine import packed_codes
 from coursekit.engine.order import string_ranks, trec_order, untied_order
 from coursekit.registry import PARAM_KINDS, parse_measure
 
@@ -103,7 +103,7 @@ def test_words_refused_when_arrow_pads_to_another_length(monkeypatch):
     monkeypatch.setattr(pc, "ascii_rpad", pc.utf8_rpad)
     assert not codes_module._words(array, [np.empty(2, dtype=np.uint64)])
     assert codes_module.id_words([array]) is None
-    assert packed_codes(array) is None and codes_module.sorted_codes([array]) is None
+    assert packed_codes(array) is None and byteorder.sorted_codes([array]) is None
     assert codes_module._words(pa.array(["a", "b"]), [np.empty(2, dtype=np.uint64)])
     for dtype in (object, "string[pyarrow]", "category"):
         cast = {"query_id": dtype, "doc_id": dtype}

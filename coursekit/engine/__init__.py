@@ -1,7 +1,7 @@
 """The engine under ``trec/`` and ``evaluation/``: ids as integers, rows ordered, pairs matched.
 
 The route of a run: (1) its ids become integer codes (:mod:`.codes`: hashed, or numbered in
-byte order when many doc ids break ties, :func:`.codes.sorted_codes`); (2) its rows are put in
+byte order when many doc ids break ties, :func:`.byteorder.sorted_codes`); (2) its rows are put in
 trec_eval's order, ties by doc id descending (:mod:`.order`), by counting where keys are small
 (:mod:`.counting`); (3) each retrieved (query, doc) pair finds its judgment, by direct
 addressing (:mod:`.addressing`, :mod:`.matching`) or the reference, pandas' ``get_indexer``;
@@ -14,12 +14,12 @@ readers) and ``evaluation/`` import it; it imports neither (``tests/test_layout.
 from __future__ import annotations
 
 from .addressing import addressable, match_by_address, repeated_by_address
+from .byteorder import codes_in_byte_order, sorted_codes
 from .codes import (
     first_rows,
     id_words,
     object_addresses,
     packed_codes,
-    sorted_codes,
     string_codes,
 )
 from .counting import MIN_ROWS, countable, order_by, stable_order
@@ -45,6 +45,7 @@ __all__ = [
     "HASHED_KEYS",
     "MIN_ROWS",
     "addressable",
+    "codes_in_byte_order",
     "countable",
     "descending_keys",
     "first_repeated",

@@ -24,6 +24,11 @@ __all__ = ["addressable", "match_by_address", "repeated_by_address"]
 
 TABLE_CELLS = 1 << 20  #: cells of the table (4 MB of 32-bit row numbers): a few queries' docs
 _MIN_ROWS_A_BLOCK = 256  #: fewer rows a block on average, and the blocks' loop costs too much
+#: queries a block at least, the table then larger (many doc ids: 12 MB for 2**20): the loop's
+#: calls cost more than the cache misses. Wins ``bench_evaluate.py --pool 1000000``'s (c) heavy
+#: ties, object string ids (650,000 doc codes), 2026-11-28: the look-up 18 ms against 27 ms,
+#: the qrels' repeat check 5 ms against 11 ms (one query a block); see benchmarks/README.md
+_MIN_QUERIES = 3
 
 
 def addressable(n_rows: int, n_queries: int, n_docs: int) -> bool:
@@ -31,7 +36,7 @@ def addressable(n_rows: int, n_queries: int, n_docs: int) -> bool:
     bits) in blocks of enough rows to pay for each block's few numpy calls."""
     if n_docs > TABLE_CELLS or n_rows >= 2**31:
         return False
-    n_blocks = -(-n_queries // (TABLE_CELLS // max(n_docs, 1)))
+    n_blocks = -(-n_queries // _per_block(n_docs))
     return n_blocks * _MIN_ROWS_A_BLOCK <= n_rows
 
 
@@ -128,7 +133,8 @@ def _by_appearance(query: np.ndarray, n_queries: int) -> np.ndarray | None:
 
 
 def _per_block(n_docs: int) -> int:
-    return max(TABLE_CELLS // max(n_docs, 1), 1)
+    """Queries a block: as many as the table holds, but at least :data:`_MIN_QUERIES`."""
+    return max(TABLE_CELLS // max(n_docs, 1), _MIN_QUERIES)
 
 
 def _written_over(table: np.ndarray, cells: np.ndarray, stamps: np.ndarray) -> bool:
@@ -152,10 +158,10 @@ def _blocks(
         query, doc = np.repeat(np.arange(n_queries, dtype=np.int32), counts), doc[order]
     per = _per_block(n_docs)
     starts = np.searchsorted(query, np.arange(0, n_queries + per, per))
-    for block, (start, end) in enumerate(zip(starts[:-1], starts[1:], strict=True)):
-        rows = np.arange(start, end) if order is None else order[start:end]
-        cells = query[start:end].astype(np.int64)  # (codes may be as small as int8)
-        cells -= block * per
-        cells *= n_docs
-        cells += doc[start:end]
-        yield rows, cells
+    # every row's cell at once (the blocks' few numpy calls, not a dozen, for many doc ids)
+    cells = query.astype(np.int64)  # (codes may be as small as int8)
+    cells -= np.repeat(np.arange(0, starts.size - 1, dtype=np.int64) * per, np.diff(starts))
+    cells *= n_docs
+    cells += doc
+    for start, end in zip(starts[:-1], starts[1:], strict=True):
+        yield (np.arange(start, end) if order is None else order[start:end]), cells[start:end]

@@ -12,7 +12,8 @@
 * :func:`string_codes`: codes and distinct ids of pyarrow string arrays (several arrays share
   one numbering), packed when they pack, each block of equal neighbours hashed once when ids
   come in blocks (a run's query ids), else hashed as strings.
-* :func:`sorted_codes`: codes numbered in ``strcmp``'s order, from the same words, counted.
+* (:func:`coursekit.engine.byteorder.sorted_codes`: codes numbered in ``strcmp``'s order,
+  from the same words, counted.)
 * :func:`object_addresses`: where each object of an object array lies in memory (rows that
   share a Python string are converted once).
 """
@@ -25,14 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .counting import stable_order
-
 __all__ = [
     "first_rows",
     "id_words",
     "object_addresses",
     "packed_codes",
-    "sorted_codes",
     "string_codes",
 ]
 
@@ -127,11 +125,14 @@ def _unpacked(keys: np.ndarray) -> Any:
     return pa.Array.from_buffers(kind, keys.size, [None, offsets, pa.py_buffer(data)])
 
 
-def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.ndarray]] | None:
+def id_words(
+    arrays: Sequence[Any], joined: bool = False
+) -> tuple[list[list[np.ndarray]], list[np.ndarray]] | None:
     """Each id of pyarrow string arrays (without nulls) as its UTF-8 bytes in 8-byte words,
     zero-padded to one width for all arrays (8, 16, 24 or 32 bytes), and its byte length:
     ``(words, sizes)``, ``words[a][c][i]`` the ``c``-th word of id ``i`` of array ``a``.
     Two ids are equal if and only if their words and lengths are. None for longer ids.
+    ``joined``: the arrays' rows written end to end, as if one array (``a`` is then 0).
 
     >>> import pyarrow as pa
     >>> (words,), (size,) = id_words([pa.array(["ab", "abc"])])
@@ -149,10 +150,14 @@ def id_words(arrays: Sequence[Any]) -> tuple[list[list[np.ndarray]], list[np.nda
     width = max(8, -(-longest // 8) * 8)
     if width > _MAX_WIDTH:
         return None
-    words = []
-    for array in arrays:
-        words.append([np.empty(len(array), dtype=np.uint64) for _ in range(width // 8)])
-        if not _words(array, words[-1]):
+    n = [len(a) for a in arrays]
+    if joined:
+        sizes = [np.concatenate(sizes) if len(sizes) > 1 else sizes[0]] if sizes else []
+    lengths = [sum(n)] if joined else n
+    words = [[np.empty(k, dtype=np.uint64) for _ in range(width // 8)] for k in lengths]
+    for i, array in enumerate(arrays):
+        at = sum(n[:i]) if joined else 0
+        if not _words(array, [w[at : at + n[i]] for w in words[0 if joined else i]]):
             return None
     return words, sizes
 
@@ -208,16 +213,13 @@ def _words(array: Any, out: list[np.ndarray]) -> bool:
     return True
 
 
-def string_codes(
-    arrays: Any, blocks: bool = False, in_byte_order: bool = False
-) -> tuple[list[np.ndarray], Any]:
+def string_codes(arrays: Any, blocks: bool = False) -> tuple[list[np.ndarray], Any]:
     """Codes (-1 for a missing value) of one or several pyarrow string arrays, numbered
     together, and the distinct ids (a pyarrow array; ``ids[code]``).
 
     With ``blocks``, each run of equal neighbours is hashed once, when there are few such runs
-    (a run or qrels lists a query's rows together: one hash a query, not one a row). With
-    ``in_byte_order``, the ids are numbered in byte order (:func:`sorted_codes`; hashed, then
-    sorted and renumbered, where that does not apply).
+    (a run or qrels lists a query's rows together: one hash a query, not one a row). (In
+    byte order: :func:`coursekit.engine.byteorder.codes_in_byte_order`.)
 
     >>> import pyarrow as pa
     >>> codes, ids = string_codes([pa.array(["b", "a", "b"]), pa.array(["c", "a"])])
@@ -229,15 +231,6 @@ def string_codes(
 
     arrays = [arrays] if isinstance(arrays, (pa.Array, pa.ChunkedArray)) else list(arrays)
     arrays = [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays]
-    if in_byte_order:
-        found = sorted_codes(arrays)
-        if found is not None:
-            return found
-        codes, ids = string_codes(arrays)
-        order = pc.sort_indices(ids).to_numpy()  # (ids over 32 bytes: rare)
-        rank = np.empty(len(ids) + 1, dtype=np.int64)
-        rank[order], rank[-1] = np.arange(len(ids)), -1  # (-1, a missing value, stays -1)
-        return [rank[c] for c in codes], ids.take(order)
     if blocks and len(arrays) == 1 and len(arrays[0]) > 1:
         array = arrays[0]
         change = pc.not_equal(array[1:], array[:-1]).fill_null(True)
@@ -265,126 +258,6 @@ def _concat(arrays: Sequence[Any]) -> Any:
     if len({a.type for a in arrays}) > 1:
         arrays = [a.cast(pa.large_string()) for a in arrays]
     return pa.concat_arrays(arrays)
-
-
-def sorted_codes(arrays: Sequence[Any]) -> tuple[list[np.ndarray], Any] | None:
-    """Codes of pyarrow string arrays without nulls, numbered together in byte order (code 0
-    the smallest id, as ``strcmp`` orders them), and the distinct ids in that order (a
-    pyarrow array); None for ids over 32 bytes. Counted (:func:`_ranked`), where
-    :func:`string_codes` hashes them and trec_eval's tie-break then sorts the ids hashed:
-    a million distinct ids (a large collection) are hashed slowly, their table much larger
-    than the processor's cache.
-
-    Wins (``bench_evaluate.py --pool 1000000``, 2026-11-28, against hashing then sorting the
-    ids, in turn in one process, load 3.4-5.8): (c) heavy ties, categorical 0.52x pytrec_eval
-    against 0.70x, object string ids 0.55x against 0.93x.
-
-    >>> import pyarrow as pa
-    >>> codes, ids = sorted_codes([pa.array(["b", "a", "b"]), pa.array(["a\\x00", "a"])])
-    >>> [c.tolist() for c in codes], ids.to_pylist()
-    ([[2, 0, 2], [1, 0]], ['a', 'a\\x00', 'b'])
-    """
-    arrays = list(arrays)
-    read = _ranked(arrays)
-    if read is None:
-        return None
-    codes, first = read
-    lengths = np.cumsum([0] + [len(a) for a in arrays])
-    ids = _concat(arrays).take(first)
-    return [codes[lengths[i] : lengths[i + 1]] for i in range(len(arrays))], ids
-
-
-def _ranked(arrays: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(codes, first)``: each row's id numbered in byte order (its rank among the distinct
-    ids) and a row of each code, for the rows of the arrays as if concatenated; None for ids
-    over 32 bytes or with nulls. The ids' bytes that vary (:func:`_digits`) make an integer
-    key in byte order: with at most :data:`_COUNTED` possible keys (a million ids of
-    ``bench_evaluate.py --pool 1000000``, "doc123456": 11**6), each key's rank is counted,
-    no sort; else the rows are sorted by counting, 16 bits at a time, and ranked. The
-    length counts only when an id ends with a NUL byte ("a" and "a\\0": the same words)."""
-    import pyarrow.compute as pc
-
-    read = id_words(arrays)
-    n = sum(len(a) for a in arrays)
-    if read is None or not n:
-        return None
-    words, sizes = read
-    keys = []
-    for column in range(len(words[0])):
-        parts = [w[column] for w in words]
-        key = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        keys.append(key.byteswap(inplace=True))  # big-endian: compares as the bytes
-    places = _places(keys)
-    if any(pc.any(pc.ends_with(a, "\0")).as_py() for a in arrays):
-        size = np.concatenate(sizes) if len(sizes) > 1 else sizes[0]
-        places.append((size.astype(np.uint8), _MAX_WIDTH + 1))
-    digits = _digits(places, max(_COUNTED, 2 * n))
-    if len(digits) < 2:  # one key a row, counted
-        key, n_keys = digits[0] if digits else (np.zeros(n, dtype=np.intp), 1)
-        used = np.bincount(key, minlength=n_keys) > 0
-        rank = np.cumsum(used, dtype=np.int64)
-        rank -= 1
-        codes = rank.astype(np.int32 if n < 2**31 else np.int64)[key]
-        first = np.empty(int(rank[-1]) + 1, dtype=np.int64)
-        first[codes] = np.arange(n)  # (the last row of each code: any will do)
-        return codes, first
-    digits = _digits(places, 1 << 16)
-    *more, (least, n_keys) = digits
-    order = stable_order(least, n_keys)
-    for digit, n_keys in reversed(more):
-        order = order[stable_order(digit[order], n_keys)]
-    new = np.zeros(n, dtype=bool)
-    new[0] = True
-    for digit, _ in digits:
-        ordered = digit[order]
-        new[1:] |= ordered[1:] != ordered[:-1]
-    codes = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-    codes[order] = np.cumsum(new) - 1
-    return codes, order[new]
-
-
-_COUNTED = 1 << 22  #: at most this many possible keys (or twice the rows): counted, not sorted
-
-
-def _places(keys: list[np.ndarray]) -> list[tuple[np.ndarray, int]]:
-    """The bytes that vary among big-endian words (most significant first), each as its rank
-    among the values it takes there: ``(rank, n)``, in the words' order, every rank in
-    ``range(n)``. Ids of a collection share most bytes ("doc" in every "doc123456") and take
-    few values in the others (ten digits).
-
-    >>> [(r.tolist(), n) for r, n in _places([np.array([0x0100, 0x0300, 0x0102], np.uint64)])]
-    [([0, 1, 0], 2), ([0, 0, 1], 2)]
-    """
-    places = []
-    for key in keys:
-        varying = int(np.bitwise_or.reduce(key ^ key[0]))
-        for shift in range(56, -8, -8):
-            if (varying >> shift) & 0xFF:
-                value = (key >> np.uint64(shift)).astype(np.uint8)  # (the low byte)
-                used = np.bincount(value, minlength=256) > 0
-                rank = (np.cumsum(used) - 1).astype(np.uint8)
-                places.append((rank[value], int(np.count_nonzero(used))))
-    return places
-
-
-def _digits(places: list[tuple[np.ndarray, int]], most: int) -> list[tuple[np.ndarray, int]]:
-    """Neighbouring places combined, most significant first, into digits ``(digit, n)`` of at
-    most ``most`` values each (``n``, every digit in ``range(n)``): equal where, and only
-    where, the places are, and in the same order.
-
-    >>> [(d.tolist(), n) for d, n in _digits([(np.array([0, 2]), 3), (np.array([1, 0]), 2)], 6)]
-    [([1, 4], 6)]
-    """
-    digits: list[tuple[np.ndarray, int]] = []
-    for rank, k in places:
-        if digits and digits[-1][1] * k <= most:
-            digit, n = digits[-1]
-            digit *= k
-            digit += rank
-            digits[-1] = (digit, n * k)
-        else:
-            digits.append((rank.astype(np.intp), k))
-    return digits
 
 
 def object_addresses(values: np.ndarray) -> np.ndarray:

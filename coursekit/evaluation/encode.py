@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..engine import first_repeated_pair, string_codes
+from ..engine import codes_in_byte_order, first_repeated_pair, string_codes
 from ..trec import (
     check_columns,
     check_grades,
@@ -34,7 +34,7 @@ from ..trec import (
 )
 from ..validation import fits_a_float
 from .fastcodes import numbers_array, strings_array
-from .ids import arrow_strings, doc_strings, is_arrow, query_codes, text_index
+from .ids import DocsLater, arrow_strings, doc_strings, is_arrow, query_codes, text_index
 
 _NUMBER_TYPES = (int, float, np.integer, np.floating)
 
@@ -185,21 +185,20 @@ def _qrels_half(qrels: Any) -> Half:
 
 
 def _with_docs(halves: list[Half], in_byte_order: bool) -> list[Side]:
-    """Sides with doc codes numbered together: one ``docs`` Index shared by all."""
-    codes, ids = string_codes([h.strings for h in halves], in_byte_order=in_byte_order)
-    docs = pd.Index(ids.to_pandas(), dtype="str")
-    return [
-        Side(
-            h.query,
-            h.queries,
-            c if h.rows is None else c[h.rows],
-            docs,
-            h.value,
-            h.what,
-            h.distinct,
-        )
-        for h, c in zip(halves, codes, strict=True)
-    ]
+    """Sides with doc codes numbered together: one ``docs`` Index shared by all (in byte
+    order: taken when first read, :class:`DocsLater`)."""
+    strings = [h.strings for h in halves]
+    if in_byte_order:
+        codes, (n_ids, ids) = codes_in_byte_order(strings, later=True)
+        docs = DocsLater(n_ids, ids)
+    else:
+        codes, ids = string_codes(strings)
+        docs = pd.Index(ids.to_pandas(), dtype="str")
+    sides = []
+    for h, c in zip(halves, codes, strict=True):
+        doc = c if h.rows is None else c[h.rows]
+        sides.append(Side(h.query, h.queries, doc, docs, h.value, h.what, h.distinct))
+    return sides
 
 
 def evaluated_queries(run: pd.Index, qrels: pd.Index, missing_as_zero: bool) -> list[str]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..engine import id_words, in_trec_order, untied_order, use_hash_tables
+from ..engine import id_words, in_trec_order, ties_to_break, untied_order, use_hash_tables
 from ..registry import Rankings
 from .encode import Half, Task
 
@@ -83,9 +83,9 @@ HASHED_ROWS = 1 << 20  #: more rows in a run: the numbered path (measured at 1M 
 _SAMPLE = 1 << 13
 
 
-def few_doc_ids(run: Half) -> bool:
-    """Whether the run has at most :data:`FEW_DOC_IDS` distinct doc ids, as counted (the
-    categories of a categorical) or estimated from a sample of its rows.
+def few_doc_ids(run: Half, most: int | None = None) -> bool:
+    """Whether the run has at most ``most`` (:data:`FEW_DOC_IDS`) distinct doc ids, as
+    counted (the categories of a categorical) or estimated from a sample of its rows.
 
     Numbering doc ids costs little when they are few (their hash table fits the processor's
     cache) and then makes the look-up a direct addressing, faster than hashing pairs; with
@@ -107,16 +107,17 @@ def few_doc_ids(run: Half) -> bool:
     """
     import pyarrow.compute as pc
 
+    most = FEW_DOC_IDS if most is None else most
     if run.rows is not None:  # a categorical: its categories (the ids of shared objects)
-        return len(run.strings) <= FEW_DOC_IDS
+        return len(run.strings) <= most
     n_rows = len(run.strings)
-    if n_rows <= FEW_DOC_IDS:  # (at most one id a row)
+    if n_rows <= most:  # (at most one id a row)
         return True
     if n_rows <= 4 * _SAMPLE:  # few rows (but more than the ids counted as few): counted
-        return pc.count_distinct(run.strings).as_py() <= FEW_DOC_IDS
+        return pc.count_distinct(run.strings).as_py() <= most
     taken = np.linspace(0, n_rows - 1, _SAMPLE).astype(np.int64)  # across the rows
     shown = pc.count_distinct(run.strings.take(taken)).as_py()
-    return shown <= FEW_DOC_IDS * -math.expm1(-_SAMPLE / FEW_DOC_IDS)
+    return most > 0 and shown <= most * -math.expm1(-_SAMPLE / most)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,8 @@ def ranked_run(run: Half, qrels: Half, task: Task) -> RankedRun | None:
 def _ranked_run(
     run: Half, qrels: Half, queries: list[str], score_precision: str
 ) -> RankedRun | None:
+    if ties_to_break(run.query, run.value):  # (seen on the rows as given: no code gathered)
+        return None
     index = pd.Index(queries)
     run_positions = index.get_indexer(run.queries)
     run_query = run_positions[run.query] if run.query.size else run.query
