@@ -45,6 +45,35 @@ def _cell(cell_type: str, source: str, **extra):
     return make(source, **extra)
 
 
+def inner_headings(text: str) -> list[str]:
+    """The markdown headings (``#`` to ``###``) of ``text`` after its first line, code blocks
+    aside."""
+    found, in_code = [], False
+    for i, line in enumerate(text.splitlines()):
+        if line.startswith("```"):
+            in_code = not in_code
+        elif i and not in_code and line[: line.find(" ") + 1] in ("# ", "## ", "### "):
+            found.append(line)
+    return found
+
+
+def test_inner_headings_are_found():
+    text = "## 1 · A\ntext\n### B\n```\n# a comment\n```\n#### small\n## C"
+    assert inner_headings(text) == ["### B", "## C"]
+    assert inner_headings("## 1 · A\ntext") == []
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_a_heading_starts_its_cell(path):
+    """The deck starts a slide or subslide at a cell whose first line is a heading: a heading
+    inside a cell would be shown in the middle of the slide before it (and make it too tall)."""
+    nb = nbformat.read(path, as_version=4)
+    inside = {
+        c.id: h for c in nb.cells if c.cell_type == "markdown" and (h := inner_headings(c.source))
+    }
+    assert inside == {}, f"{path.name}: split these cells at their headings: {inside}"
+
+
 def test_the_rules():
     nb = nbformat.v4.new_notebook()
     nb.cells = [
