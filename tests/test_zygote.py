@@ -1,7 +1,8 @@
 """The grader's fork server (coursekit.grading.zygote): a worker forked warm grades exactly as a
 worker started as a new Python, its death or overrun is its own submission's error, a zygote
 gone leaves the grading to new Pythons, and a grader killed takes its zygote, workers and
-sandboxes with it.
+sandboxes with it (a sandbox still starting when its grader died is killed by the next
+sandbox's start).
 
 The expected grade is the solution's full marks (the key's points, summed here), and the
 comparison is with the same submission graded by a worker started as a new Python.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -26,6 +28,7 @@ from coursekit.grading import isolation
 from coursekit.grading.grade_cli import parser
 from coursekit.grading.isolation import grade_in_worker, worker_env
 from coursekit.grading.sandbox import cgroup as sandbox_cgroup
+from coursekit.grading.sandbox.bwrap import MARKER
 from coursekit.grading.zygote import Zygote
 
 pytestmark = pytest.mark.skipif(
@@ -183,7 +186,59 @@ def test_a_killed_grader_takes_its_zygote_workers_and_sandboxes(tmp_path):
             time.sleep(0.2)
         assert list(tmp.glob("*/*/nb/kernel-*.json")), "the notebook never started"
         assert _marked_processes(str(keys)), "no zygote"
+        # the kernel runs in its sandbox: bwrap's PID 1 is bound to the bwrap process once its
+        # set-up is done (a kill before then is the case below)
+        while not _kernels_in(tmp) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _kernels_in(tmp), "the kernel never ran in its sandbox"
+        time.sleep(0.5)
     finally:
         grader.kill()
         grader.wait()
+    assert _left(str(tmp_path)) == []
+
+
+def _kernels_in(folder: Path) -> list[str]:
+    return [p for p in _marked_processes(str(folder)) if "ipykernel" in _cmdline(p)]
+
+
+def _cmdline(found: str) -> str:
+    try:
+        return Path(f"/proc/{found.split(':')[0]}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_a_sandbox_whose_grader_died_while_it_started_is_killed_by_the_next_start(tmp_path):
+    """A grader killed within the milliseconds of a sandbox's set-up (before bwrap's PID 1 is
+    bound to the bwrap process) leaves that sandbox running: the next sandbox's start kills it
+    (``cgroup.kill_orphans``). Made here as it happens: a namespace's PID 1 whose bwrap process
+    is gone (bwrap started by a shell that is then killed, ``--die-with-parent`` not given)."""
+    marker = "\0".join(MARKER)
+    shell = subprocess.Popen(
+        [
+            "sh",
+            "-c",
+            f"exec bwrap --unshare-pid --dev-bind / / {' '.join(MARKER)} "
+            f"--chdir {tmp_path} sleep 600 & wait",
+        ],
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while not _left(str(tmp_path), 0) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    before = _left(str(tmp_path), 0)
+    assert before, "no sandbox started"
+    # its bwrap process killed (outside the namespace: one pid), not its PID 1: an orphan
+    for found in before:
+        pid = int(found.split(":")[0])
+        nspid = re.search(r"NSpid:(.*)", Path(f"/proc/{pid}/status").read_text())[1].split()
+        if _cmdline(found).startswith("bwrap") and len(nspid) == 1:
+            os.kill(pid, signal.SIGKILL)
+    shell.kill()
+    shell.wait()
+    time.sleep(0.3)
+    orphans = _left(str(tmp_path), 0)
+    assert orphans, "the sandbox's PID 1 ended with its bwrap process"
+    sandbox_cgroup.kill_orphans(marker.encode())
     assert _left(str(tmp_path)) == []
