@@ -36,6 +36,18 @@ def test_numpy_unsigned_integers_near_2_64_among_floats_keep_their_value():
         ck.evaluate({"q1": {"d1": 3.0, "d2": 2.0}}, qrels, ["AP"])
 
 
+@pytest.mark.parametrize("flag", [True, np.True_, np.bool_(False)])
+def test_a_bool_among_whole_grades_or_scores_is_refused(flag):
+    # a numpy bool among int grades used to be read as the grade 1 (pyarrow's conversion),
+    # silently: AP would then be 1/2 (d2, "relevant", ranked first), not 1
+    with pytest.raises(TypeError, match=r"relevance of document 'd2' for query 'q1' must be"):
+        ck.evaluate({"q1": {"d1": 1.0, "d2": 2.0}}, {"q1": {"d1": 1, "d2": flag}}, ["AP"])
+    with pytest.raises(TypeError, match=r"score of document 'd2' for query 'q1' must be"):
+        ck.evaluate({"q1": {"d1": 1, "d2": flag}}, QRELS, ["AP"])
+    with pytest.raises(TypeError, match=r"score of document 'd2' for query 'q1' must be"):
+        ck.evaluate({"q1": {"d1": 0.5, "d2": flag}}, QRELS, ["AP"])
+
+
 @pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
 def test_a_missing_id_as_a_dict_key_is_refused_everywhere(missing):
     calls = {
