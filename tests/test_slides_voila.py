@@ -44,6 +44,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import nbformat
 import pytest
@@ -230,10 +231,10 @@ WALK = """async () => {
 WALK = WALK.replace("WIDGET_PARTS_JSON", json.dumps(WIDGET_PARTS))
 
 
-@pytest.fixture(scope="module")
-def deck():
+def start_voila(*extra: str, log_name: str = "voila.log") -> tuple[subprocess.Popen, str, IO]:
     """Voila serving the chapters as reveal.js decks on 127.0.0.1, started as make slides does
-    (for the course folder instead of one chapter)."""
+    (for the course folder instead of one chapter; ``extra``: options after make slides' own),
+    once it answers: the process, the base URL and its log (in ``test-artifacts``)."""
     for module, what in (("voila", "Voila"), ("sphinx_revealjs", "sphinx-revealjs")):
         if importlib.util.find_spec(module) is None:
             missing(f"{what} is not installed (pip install -e '.[lab]')")
@@ -242,11 +243,11 @@ def deck():
         missing(f"reveal.js's style sheets are not under the course folder ({css})")
     port = free_port()
     command = slides.voila_command(
-        None, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "--port_retries=0"
+        None, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "--port_retries=0", *extra
     )
     ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / "voila.log"
-    log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
+    log_path = ARTIFACTS / log_name
+    log = open(log_path, "w")  # noqa: SIM115 - closed by the caller
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=slides.voila_env()
     )
@@ -259,13 +260,19 @@ def deck():
         try:
             with urllib.request.urlopen(css_url, timeout=2) as answer:
                 assert answer.status == 200
-                break
+                return process, base, log
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 stop(process)
                 log.close()
                 raise RuntimeError("Voila did not start:\n" + log_path.read_text()) from None
             time.sleep(0.3)
+
+
+@pytest.fixture(scope="module")
+def deck():
+    """Voila serving the chapters, as make slides starts it (:func:`start_voila`)."""
+    process, base, log = start_voila()
     yield base
     stop(process)
     log.close()
@@ -499,3 +506,52 @@ def test_every_slide_fits_the_screen_in_lecture_mode(deck, browser):
         json.dumps(report, indent=1, ensure_ascii=False)
     )
     assert problems == [], "\n".join(map(str, problems))
+
+
+def _kernels(process: subprocess.Popen) -> list:
+    """The kernels Voila runs: its child processes that are ipykernel's."""
+    import psutil
+
+    children = psutil.Process(process.pid).children(recursive=True)
+    found = []
+    for child in children:
+        try:
+            if any("ipykernel" in part for part in child.cmdline()):
+                found.append(child)
+        except psutil.NoSuchProcess:  # (gone since listed)
+            continue
+    return found
+
+
+def test_a_closed_deck_frees_its_kernel_and_an_open_one_keeps_it(browser):
+    """make slides' kernel culling (``tools/slides.py``'s ``KERNEL_CULLING``), with 3 s for
+    its 20 minutes: a deck left open and idle keeps its kernel (its widgets stay live); once
+    its page is closed, the kernel is shut down (Voila's own request to do so is refused:
+    voila-dashboards/voila#1458)."""
+    made = slides.voila_command(None)  # make slides' command: culls, a connected kernel never
+    assert set(slides.KERNEL_CULLING) <= set(made)
+    assert "--MappingKernelManager.cull_connected=False" in made
+    timeout = 3
+    process, base, log = start_voila(
+        f"--MappingKernelManager.cull_idle_timeout={timeout}",
+        "--MappingKernelManager.cull_interval=1",
+        log_name="voila-culling.log",
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(url(base, CHAPTERS[0]), timeout=120_000)
+        page.evaluate(READY)
+        assert len(_kernels(process)) == 1
+        time.sleep(3 * timeout)  # idle three times the timeout, the page open: kept
+        assert len(_kernels(process)) == 1, "the kernel of an open deck was shut down"
+        assert page.locator(".reveal .slides section.present").count() >= 1
+        page.close(run_before_unload=True)  # (Voila's page asks, and is refused)
+        deadline = time.monotonic() + 30
+        while _kernels(process) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not _kernels(process), "the kernel of a closed deck is still running after 30 s"
+    finally:
+        context.close()
+        stop(process)
+        log.close()

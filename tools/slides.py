@@ -303,13 +303,28 @@ def chapter(name: str) -> Path:
     return found[0]
 
 
+#: A deck's kernel shut down once its page is closed: Voila's page asks for it when it closes,
+#: but without the XSRF token the server wants, and is refused (voila-dashboards/voila#1458):
+#: every deck opened, and every reload, would keep a kernel (100-150 MB) until Voila stops. So
+#: a kernel that no page is connected to and that has been idle 20 minutes is shut down, checked
+#: every minute; a kernel with a page open is never shut down, however long the page is idle
+#: (the lecturer talking). A deck left 20 minutes with its page closed, or its connection lost
+#: (a laptop asleep), is reloaded to run again.
+KERNEL_CULLING = (
+    "--MappingKernelManager.cull_idle_timeout=1200",
+    "--MappingKernelManager.cull_interval=60",
+    "--MappingKernelManager.cull_connected=False",
+)
+
+
 def voila_command(notebook: Path | None, *extra: str) -> list[str]:
     """The command that serves ``notebook`` as a live reveal.js deck with Voila (run it from
     :data:`ROOT` with the environment :func:`voila_env`); with ``None``, Voila serves every
     notebook of the course folder, ``/voila/render/notebooks/05_....ipynb``. Voila serves the
     course folder's files, so reveal.js's style sheets are taken from the sphinx-revealjs package
     when it is installed under it (the ``.venv`` of ``make``): the deck then needs no network.
-    Otherwise Voila's default, a CDN, is used."""
+    Otherwise Voila's default, a CDN, is used. Kernels of closed decks are shut down
+    (:data:`KERNEL_CULLING`, unless ``extra`` sets the same option: traitlets takes one value)."""
     reveal = dict(VOILA_REVEAL)
     resources = {"reveal": reveal}
     allow = [r".*\.(png|jpg|gif|svg)"]
@@ -327,6 +342,7 @@ def voila_command(notebook: Path | None, *extra: str) -> list[str]:
         # a dict on the command line: traitlets prints a DeprecationWarning, harmless
         f"--VoilaConfiguration.resources={resources!r}",
         *(f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in allow),
+        *(c for c in KERNEL_CULLING if c.split("=")[0] not in {e.split("=")[0] for e in extra}),
         *extra,
         *([os.path.relpath(notebook, ROOT)] if notebook is not None else []),
     ]
