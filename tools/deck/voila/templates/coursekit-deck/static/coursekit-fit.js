@@ -12,13 +12,13 @@
 
    The slide is fitted when it is shown and when what it shows changes size (a widget drawn
    late, a figure redrawn); the classes it sets (ck-side, ck-scroll) are taken off first, so the
-   same slide always gets the same layout.
+   same slide always gets the same layout. (Fitting is synchronous, and a ResizeObserver calls
+   back only after it: a fit never runs inside another.)
    tests/test_slides_voila.py shows every slide of every chapter and checks that none scrolls. */
 (function () {
   "use strict";
   const MIN_BOX = 160; // px: a box that scrolls shows at least six lines of code or text
   const WIDGET_CODE = 62; // px: a widget's code that scrolls shows two lines
-  const fitting = new WeakSet();
 
   function tooTall(section) {
     return section.scrollHeight > section.clientHeight + 1;
@@ -40,42 +40,37 @@
   }
 
   function fit(section) {
-    if (!section || fitting.has(section)) return;
-    fitting.add(section);
-    try {
-      reset(section);
+    if (!section) return;
+    reset(section);
+    if (!tooTall(section)) return;
+    const figures = [...section.querySelectorAll(".jp-CodeCell")].filter(
+      (c) =>
+        c.querySelector(".jp-Cell-inputWrapper") &&
+        c.querySelector(".jp-OutputArea-output img") &&
+        !c.querySelector(".jupyter-widgets")
+    );
+    for (const cell of byHeight(figures)) {
+      cell.classList.add("ck-side");
       if (!tooTall(section)) return;
-      const figures = [...section.querySelectorAll(".jp-CodeCell")].filter(
-        (c) =>
-          c.querySelector(".jp-Cell-inputWrapper") &&
-          c.querySelector(".jp-OutputArea-output img") &&
-          !c.querySelector(".jupyter-widgets")
-      );
-      for (const cell of byHeight(figures)) {
-        cell.classList.add("ck-side");
-        if (!tooTall(section)) return;
-      }
-      const widgetCells = [...section.querySelectorAll(".jp-CodeCell")].filter((c) =>
-        c.querySelector(".jupyter-widgets")
-      );
-      const inWidgetCell = (b) => widgetCells.some((c) => c.contains(b));
-      const boxes = [
-        ...section.querySelectorAll(".jp-OutputArea-output, .jp-InputArea-editor"),
-      ].filter((b) => !b.querySelector(".jupyter-widgets, img") && !inWidgetCell(b));
-      for (const box of byHeight(boxes)) {
-        if (shrink(section, box, MIN_BOX)) return;
-      }
-      for (const cell of widgetCells) {
-        const code = cell.querySelector(".jp-InputArea-editor");
-        if (code && shrink(section, code, WIDGET_CODE)) return;
-      }
-      for (const cell of widgetCells) {
-        const output = cell.querySelector(".jp-OutputArea-output .jupyter-widgets");
-        const box = output && output.closest(".jp-OutputArea-output");
-        if (box && shrink(section, box, MIN_BOX)) return;
-      }
-    } finally {
-      fitting.delete(section);
+    }
+    const widgetCells = [...section.querySelectorAll(".jp-CodeCell")].filter((c) =>
+      c.querySelector(".jupyter-widgets")
+    );
+    const inWidgetCell = (b) => widgetCells.some((c) => c.contains(b));
+    const boxes = [
+      ...section.querySelectorAll(".jp-OutputArea-output, .jp-InputArea-editor"),
+    ].filter((b) => !b.querySelector(".jupyter-widgets, img") && !inWidgetCell(b));
+    for (const box of byHeight(boxes)) {
+      if (shrink(section, box, MIN_BOX)) return;
+    }
+    for (const cell of widgetCells) {
+      const code = cell.querySelector(".jp-InputArea-editor");
+      if (code && shrink(section, code, WIDGET_CODE)) return;
+    }
+    for (const cell of widgetCells) {
+      const output = cell.querySelector(".jp-OutputArea-output .jupyter-widgets");
+      const box = output && output.closest(".jp-OutputArea-output");
+      if (box && shrink(section, box, MIN_BOX)) return;
     }
   }
 
