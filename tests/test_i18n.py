@@ -95,16 +95,65 @@ def test_a_widget_in_french_keeps_its_values():
     assert "interactif" in french._repr_mimebundle_()["text/plain"]
 
 
-def test_an_erratum_box_in_french_keeps_its_text_form():
-    box = ck.display.erratum("slides", "MAP", 0.5, 0.4, "divides by 6")
-    english = box._repr_html_()
+def test_an_erratum_box_in_french_is_french_as_html_and_as_text():
+    label = ck.course.example("labatut-iap").cite()  # the example's own place, in English
+    box = ck.display.erratum(label, "MAP", 0.5, 0.4, "divides by 6")
+    english, english_text = box._repr_html_(), repr(box)
+    assert english_text == (
+        "ERRATUM (Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, "
+        "'Courbe de précision interpolée moyenne' (five queries, 20 ranks)) MAP: printed 0.5, "
+        "recomputed 0.4. Cause: divides by 6"
+    )  # (docs/errata.md is collected from this form of the English chapters)
     ck.set_language("fr")
-    assert repr(box).startswith("ERRATUM (slides) MAP: printed 0.5")  # read by collect_errata
-    french = box._repr_html_()
-    assert "recalculé" in french and "recomputed" in english and french != english
+    french, french_text = box._repr_html_(), repr(box)
+    assert french_text == (
+        "ERRATUM (Labatut, Partie 8 : Évaluation des performances (transparents de M2), 2019, "
+        "'Courbe de précision interpolée moyenne' (cinq requêtes, 20 rangs)) MAP : valeur "
+        "publiée 0.5, valeur recalculée 0.4. Cause : divides by 6"
+    )
+    assert "recalculé" in french and "recomputed" in english
+    assert "<b>MAP</b> : valeur publiée" in french and "<b>MAP</b>: printed" in english
+    assert "(transparents de M2), 2019, &#x27;Courbe" in french and "cinq requêtes" in french
+    # a place the notebook gives in French is shown as given
+    box = ck.display.erratum(ck.course.sources.cite("mor", "Tableau 1"), "MOR", 0.5, 0.4, "x")
+    assert "MOR : Mesure orientée rappel, 2015, Tableau 1)" in repr(box)
+
+
+def test_the_short_citations_and_places_with_english_words_are_marked():
+    from coursekit.course.sources import SHORT
+    from coursekit.course.worked import EXAMPLES
+
+    english = re.compile(r"\b(slides|notes|Italian|exercise|example|queries|ranks|systems)\b")
+    for text in [*SHORT.values(), *(example.where for example in EXAMPLES)]:
+        if english.search(text):
+            assert text in MARKED, f"{text!r} is not marked N_(...): its box shows it in English"
 
 
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="language"):
         ck.set_language("de")
     assert i18n.language() == "en"
+
+
+#: Words of the English erratum box (and of its English labels) that no French box may show.
+ENGLISH_IN_A_BOX = re.compile(
+    r"\b(printed|recomputed|slides|queries|ranks|exercise|example|systems|Italian)\b|Cause:"
+)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks" / "fr").glob("[0-9][0-9]_*.ipynb")))
+def test_the_french_chapters_erratum_boxes_are_french(path):
+    import nbformat
+
+    boxes = 0
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "coursekit-erratum" not in data.get("text/html", ""):
+                continue
+            boxes += 1
+            for kind in ("text/html", "text/plain"):
+                found = ENGLISH_IN_A_BOX.search(data[kind])
+                assert found is None, f"{path.name}, cell {cell.id}, {kind}: {found[0]!r}"
+    if path.stem[:2] in {"01", "02", "03", "05", "06", "08", "09", "10"}:
+        assert boxes, f"{path.name}: no erratum box found"

@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["SHORT", "SOURCES", "Example", "UnknownName", "cite", "frozen", "known_name"]
+__all__ = ["N_", "SHORT", "SOURCES", "Example", "UnknownName", "cite", "frozen", "known_name"]
+
+
+def N_(text: str) -> str:
+    """Marks ``text`` for coursekit's French catalog (``tools/translate.py messages``), as
+    :mod:`coursekit.views.i18n`'s ``N_`` does; the text is translated where it is drawn (an
+    erratum box's label: :func:`coursekit.views.display.cited`). This layer draws nothing."""
+    return text
+
 
 #: Full references of the course material (the seeds), by key.
 SOURCES: Mapping[str, str] = MappingProxyType(
@@ -36,13 +44,14 @@ SOURCES: Mapping[str, str] = MappingProxyType(
 
 #: Short citations (author, title, year) of the same sources: the one form used in erratum boxes,
 #: prose and docs/errata.md. "n.d." where the source gives no year, "Anon." where no author.
+#: Those with English words are marked: an erratum box shows them in the language chosen.
 SHORT: Mapping[str, str] = MappingProxyType(
     {
-        "slides": "Anon., Évaluation des performances des systèmes de RI (slides), n.d.",
+        "slides": N_("Anon., Évaluation des performances des systèmes de RI (slides), n.d."),
         "pyterrier": "G8 Innovation, Présentation des métriques MAP et NDCG, 2020",
-        "labatut": "Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019",
+        "labatut": N_("Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019"),
         "mor": "Audeh, Beaune & Beigbeder, MOR : Mesure orientée rappel, 2015",
-        "notes-it": "Anon., Italian course notes on evaluation measures, n.d.",
+        "notes-it": N_("Anon., Italian course notes on evaluation measures, n.d."),
     }
 )
 

@@ -5,7 +5,7 @@ Raw data only, as the sources give them; nothing is computed here.
 
 from __future__ import annotations
 
-from .sources import SOURCES, Example, frozen
+from .sources import N_, SOURCES, Example, frozen
 
 
 def _example(key, source, where, description, data, printed=None, notes="") -> Example:
@@ -37,7 +37,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-ab",
         "slides",
-        "§IV.1, exercise on systems A and B",
+        N_("§IV.1, exercise on systems A and B"),
         "Two systems answer one query over 10 documents, 4 of them relevant.",
         {
             "collection": tuple(f"d{i}" for i in range(1, 11)),
@@ -53,7 +53,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-14",
         "slides",
-        "§IV.1 (exercise) and §IV.4 (average precision for one query)",
+        N_("§IV.1 (exercise) and §IV.4 (average precision for one query)"),
         "A ranked list of 14 documents for a query with 6 relevant documents.",
         {
             "docs": _DOCS_15[:13] + ("990",),
@@ -90,7 +90,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-11points",
         "slides",
-        "§IV.2 and §IV.3 (recall-precision curve and its interpolation)",
+        N_("§IV.2 and §IV.3 (recall-precision curve and its interpolation)"),
         "Eleven measured (recall, precision) points of one query, to interpolate at the 11 "
         "standard recall levels.",
         {
@@ -121,7 +121,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-map",
         "slides",
-        "§IV.7 (mean average precision, example)",
+        N_("§IV.7 (mean average precision, example)"),
         "Two queries; the (recall, precision) points of each relevant document found.",
         {
             # recall steps of 0.125 = 1/8: 8 relevant documents, 6 found per query;
@@ -140,7 +140,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-top",
         "slides",
-        "§V.1 to §V.3 (P@X, R-precision, reciprocal rank)",
+        N_("§V.1 to §V.3 (P@X, R-precision, reciprocal rank)"),
         "A ranked list of 15 documents, 6 of them marked relevant, 8 relevant in all.",
         {"docs": _DOCS_15, "relevant_ranks": (3, 5, 6, 9, 10, 13), "n_relevant": 8},
         printed={"P@5": 2 / 5, "P@10": 5 / 10, "P@15": 6 / 15, "Rprec": 0.375, "RR": 1 / 3},
@@ -148,7 +148,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "slides-dcg",
         "slides",
-        "§V.4 and §V.5 (DCG and nDCG, Järvelin & Kekäläinen's form)",
+        N_("§V.4 and §V.5 (DCG and nDCG, Järvelin & Kekäläinen's form)"),
         "Ten documents returned by system A with graded relevance (rsv) values.",
         {
             "docs": tuple(f"d{i}" for i in range(1, 11)),
@@ -167,7 +167,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "pyterrier",
         "pyterrier",
-        "the PyTerrier / pytrec_eval example (MAP and NDCG slides)",
+        N_("the PyTerrier / pytrec_eval example (MAP and NDCG slides)"),
         "A run of 3 documents for 2 queries, with binary judgments.",
         {
             "run": {
@@ -194,7 +194,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "labatut-confusion",
         "labatut",
-        "'Exemple pour Précision et Rappel' (unranked results)",
+        N_("'Exemple pour Précision et Rappel' (unranked results)"),
         "A corpus of 100 documents, 20 relevant; the engine returns 10 documents.",
         {
             "n_docs": 100,
@@ -215,7 +215,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "labatut-f",
         "labatut",
-        "'Exemple de F-mesure'",
+        N_("'Exemple de F-mesure'"),
         "The same 10 documents, now with 15 relevant documents in the corpus.",
         {
             "n_docs": 100,
@@ -242,7 +242,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "labatut-ranked",
         "labatut",
-        "'Exemple de courbe Précision-Rappel' (typical, worst and best orderings)",
+        N_("'Exemple de courbe Précision-Rappel' (typical, worst and best orderings)"),
         "20 ranked documents, 9 relevant in all, in three orderings.",
         {
             "length": 20,
@@ -261,7 +261,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "labatut-iap",
         "labatut",
-        "'Courbe de précision interpolée moyenne' (five queries, 20 ranks)",
+        N_("'Courbe de précision interpolée moyenne' (five queries, 20 ranks)"),
         "Five queries over 20 ranks; interpolated precision at the 11 standard recall levels "
         "and its mean over the queries (IAP).",
         {
@@ -317,7 +317,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "mor-systems",
         "mor",
-        "Tables 1, 2 and 5 (the five systems, after Magdy & Jones 2010)",
+        N_("Tables 1, 2 and 5 (the five systems, after Magdy & Jones 2010)"),
         "Five systems return 100 documents for one query with 4 relevant documents; the ranks "
         "of the relevant documents each finds. The user prefers recall first, then early "
         "ranks: system 1 > 2 > 3 > 4 > 5.",
@@ -362,7 +362,7 @@ EXAMPLES: tuple[Example, ...] = (
     _example(
         "mor-single",
         "mor",
-        "Figure 7 (one relevant document, N_max = 10)",
+        N_("Figure 7 (one relevant document, N_max = 10)"),
         "A query with a single relevant document; MOR, PRES and reciprocal rank as functions "
         "of its rank (or of its absence from the first N_max).",
         {"n_relevant": 1, "n_max": 10, "ranks": tuple(range(1, 11))},

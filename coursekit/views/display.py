@@ -14,13 +14,34 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ..course.sources import SHORT
 from ..validation import check_scalar, describe, fits_a_float
 from .i18n import N_, _
 
-__all__ = ["Erratum", "erratum"]
+__all__ = ["Erratum", "cited", "erratum"]
 
 #: The box's words (an HTML text, translated as it is: its apostrophe is not escaped).
 RECOMPUTED = N_("recomputed from the source's own data")
+#: The box as text (a notebook's ``text/plain``, an export to PDF). "ERRATUM" starts it in every
+#: language: ``tools/collect_errata.py`` finds the boxes of the English chapters by it.
+TEXT = N_("ERRATUM ({source}) {quantity}: printed {printed}, recomputed {computed}. Cause: {cause}")
+#: The quantity and its colon (French puts a space before it).
+QUANTITY = N_("{quantity}:")
+
+
+def cited(label: str) -> str:
+    """An erratum's label, a short citation (:data:`coursekit.course.SHORT`) and a place in the
+    source, in the language chosen (:mod:`.i18n`): each part as the catalog has it, else as
+    given (a place a French notebook writes in French, say).
+
+    >>> cited("Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, p. 3")
+    'Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, p. 3'
+    """
+    for citation in SHORT.values():
+        if label == citation or label.startswith(citation + ", "):
+            place = label[len(citation) + 2 :]
+            return _(citation) + (", " + _(place) if place else "")
+    return label
 
 
 def _format(value: Any, digits: int) -> str:
@@ -70,9 +91,12 @@ class Erratum:
         _check_shown(self.computed, "computed")
 
     def __repr__(self) -> str:
-        return (
-            f"ERRATUM ({self.source}) {self.quantity}: printed {_format(self.printed, 6)}, "
-            f"recomputed {_format(self.computed, self.digits)}. Cause: {self.cause}"
+        return _(TEXT).format(
+            source=cited(self.source),
+            quantity=self.quantity,
+            printed=_format(self.printed, 6),
+            computed=_format(self.computed, self.digits),
+            cause=self.cause,
         )
 
     def _repr_html_(self) -> str:
@@ -83,8 +107,8 @@ class Erratum:
             "background: var(--jp-layout-color2, #fdf2f2); "
             "color: var(--jp-content-font-color1, #1a1a1a); "
             'padding: 0.5em 1em; margin: 0.5em 0;">'
-            f"<b>⚠ {e(_('Erratum'))}</b> — <i>{e(self.source)}</i><br>"
-            f"<b>{e(self.quantity)}</b>: {e(_('printed'))} "
+            f"<b>⚠ {e(_('Erratum'))}</b> — <i>{e(cited(self.source))}</i><br>"
+            f"{e(_(QUANTITY)).format(quantity=f'<b>{e(self.quantity)}</b>')} {e(_('printed'))} "
             f"<code>{e(_format(self.printed, 6))}</code>, "
             f"{_(RECOMPUTED)} <code>"
             f"{e(_format(self.computed, self.digits))}</code><br>"
