@@ -132,7 +132,7 @@ _LAZY_NAMES = {
         "write_subtopic_qrels",
     ),
     ".views.tables": ("concordant_pairs", "pr_table"),
-    ".views.i18n": ("set_language",),
+    ".i18n": ("set_language",),
 }
 _HOME = {name: module for module, names in _LAZY_NAMES.items() for name in names}
 

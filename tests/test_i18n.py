@@ -17,7 +17,7 @@ import polib  # noqa: E402
 import pytest  # noqa: E402
 
 import coursekit as ck  # noqa: E402
-from coursekit.views import i18n  # noqa: E402
+from coursekit import i18n  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("translate", ROOT / "tools" / "translate.py")
@@ -96,16 +96,18 @@ def test_a_widget_in_french_keeps_its_values():
 
 
 def test_an_erratum_box_in_french_is_french_as_html_and_as_text():
-    label = ck.course.example("labatut-iap").cite()  # the example's own place, in English
-    box = ck.display.erratum(label, "MAP", 0.5, 0.4, "divides by 6")
-    english, english_text = box._repr_html_(), repr(box)
+    def box():  # the label as a chapter makes it: the example's own place
+        label = ck.course.example("labatut-iap").cite()
+        return ck.display.erratum(label, "MAP", 0.5, 0.4, "divides by 6")
+
+    english, english_text = box()._repr_html_(), repr(box())
     assert english_text == (
         "ERRATUM (Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, "
         "'Courbe de précision interpolée moyenne' (five queries, 20 ranks)) MAP: printed 0.5, "
         "recomputed 0.4. Cause: divides by 6"
     )  # (docs/errata.md is collected from this form of the English chapters)
     ck.set_language("fr")
-    french, french_text = box._repr_html_(), repr(box)
+    french, french_text = box()._repr_html_(), repr(box())
     assert french_text == (
         "ERRATUM (Labatut, Partie 8 : Évaluation des performances (transparents de M2), 2019, "
         "'Courbe de précision interpolée moyenne' (cinq requêtes, 20 rangs)) MAP : valeur "
@@ -115,8 +117,13 @@ def test_an_erratum_box_in_french_is_french_as_html_and_as_text():
     assert "<b>MAP</b> : valeur publiée" in french and "<b>MAP</b>: printed" in english
     assert "(transparents de M2), 2019, &#x27;Courbe" in french and "cinq requêtes" in french
     # a place the notebook gives in French is shown as given
-    box = ck.display.erratum(ck.course.sources.cite("mor", "Tableau 1"), "MOR", 0.5, 0.4, "x")
-    assert "MOR : Mesure orientée rappel, 2015, Tableau 1)" in repr(box)
+    assert ck.course.sources.cite("mor", "Tableau 1").endswith(
+        "Mesure orientée rappel, 2015, Tableau 1"
+    )
+    # the full references too (a chapter's list of its sources)
+    citation = ck.course.example("labatut-iap").citation
+    assert "transparents de cours de M2 (en français)" in citation and "cinq requêtes" in citation
+    assert ck.course.SOURCES["notes-it"].startswith("Notes de cours sur les mesures")
 
 
 def test_the_short_citations_and_places_with_english_words_are_marked():

@@ -22,6 +22,7 @@ import pytest
 from grader_support import run_grader
 
 import coursekit as ck
+from coursekit import i18n
 from coursekit.grading import marking, selfcheck, session, variantcheck
 from coursekit.grading.feedback_lines import not_graded
 from coursekit.grading.function_judging import compare_outputs, timeout_output
@@ -30,7 +31,6 @@ from coursekit.grading.ownership import flag_duplicates
 from coursekit.grading.questions import DEFAULT_ATTEMPTS, PER_CASE, Choice, Function
 from coursekit.grading.report import Grade, _html, feedback_name
 from coursekit.grading.sandbox import sandbox_available
-from coursekit.views import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_precision_recall"

@@ -498,7 +498,7 @@ def check(edition: Edition) -> tuple[list[str], list[str]]:
 
 PACKAGE = ROOT / "coursekit"
 MESSAGES = PACKAGE / "locale" / "fr" / "LC_MESSAGES" / "coursekit.po"
-MARKS = ("_", "N_")  # coursekit.views.i18n: translated where drawn, or only marked
+MARKS = ("_", "N_")  # coursekit.i18n: translated where drawn, or only marked
 
 
 def marked_messages(package: Path = PACKAGE) -> dict[str, list[str]]:

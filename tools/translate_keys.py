@@ -6,7 +6,7 @@
 The answer keys (``solutions/keys/NN_*.py``) write their hints in English, and so do
 ``checks.json`` and the grader. What a student reads of them in French comes from a catalog
 per chapter, ``coursekit/locale/fr/keys/NN_*.po`` (shipped with coursekit: ``check()`` and the
-grader read it through :func:`coursekit.views.i18n.key_text`): one entry per text, its
+grader read it through :func:`coursekit.i18n.key_text`): one entry per text, its
 ``msgctxt`` the question and the kind of text (``q4 hint``, ``q4 mistake 1``, ``q10 case``),
 its ``msgid`` the English. A text is looked up by its English: a text changed in the key is a new
 entry (its former one becomes obsolete), and until it is translated the student reads it in
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from coursekit.grading.build import load_key  # noqa: E402
 from coursekit.grading.questions import Function  # noqa: E402
-from coursekit.views.i18n import LOCALE  # noqa: E402
+from coursekit.i18n import LOCALE  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from translate import save_kept  # noqa: E402  (one way of writing a catalog, as translate.py's)

@@ -3,33 +3,63 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["N_", "SHORT", "SOURCES", "Example", "UnknownName", "cite", "frozen", "known_name"]
+from ..i18n import N_, _
+
+__all__ = [
+    "SHORT",
+    "SOURCES",
+    "InLanguage",
+    "Example",
+    "UnknownName",
+    "cite",
+    "frozen",
+    "known_name",
+]
 
 
-def N_(text: str) -> str:
-    """Marks ``text`` for coursekit's French catalog (``tools/translate.py messages``), as
-    :mod:`coursekit.views.i18n`'s ``N_`` does; the text is translated where it is drawn (an
-    erratum box's label: :func:`coursekit.views.display.cited`). This layer draws nothing."""
-    return text
+class InLanguage(Mapping[str, str]):
+    """A read-only mapping of texts, each given in the language chosen (``ck.set_language``;
+    :mod:`coursekit.i18n`): a text marked ``N_`` where it is written has its French in the
+    catalog, the others are given as written.
+
+    >>> InLanguage({"a": "slides"})["a"], list(InLanguage({"a": "slides"}))
+    ('slides', ['a'])
+    """
+
+    def __init__(self, texts: Mapping[str, str]):
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._texts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self)!r})"
 
 
-#: Full references of the course material (the seeds), by key.
-SOURCES: Mapping[str, str] = MappingProxyType(
+#: Full references of the course material (the seeds), by key, in the language chosen (those
+#: with English words are marked ``N_``; so are :data:`SHORT`'s and each example's place).
+SOURCES: Mapping[str, str] = InLanguage(
     {
-        "slides": (
+        "slides": N_(
             "Recherche d'information, chapitre 8 : Évaluation des performances des systèmes de "
             "RI (lecture slides, French; author and year not given)"
         ),
-        "pyterrier": (
+        "pyterrier": N_(
             "G8 Innovation, « Présentation des métriques MAP et NDCG » (talk with a PyTerrier "
             "example, French), 10 January 2020"
         ),
-        "labatut": (
+        "labatut": N_(
             "V. Labatut, « Partie 8 : Évaluation des performances », M2 lecture slides "
             "(French), LIA, Université d'Avignon, 2019/20"
         ),
@@ -37,7 +67,7 @@ SOURCES: Mapping[str, str] = MappingProxyType(
             "B. Audeh, P. Beaune, M. Beigbeder, « MOR : Mesure orientée rappel pour les "
             "systèmes de recherche d'information », Document numérique 18(1), 2015"
         ),
-        "notes-it": "Course notes on evaluation measures (Italian; author and year not given)",
+        "notes-it": N_("Course notes on evaluation measures (Italian; author and year not given)"),
     }
 )
 
@@ -45,7 +75,7 @@ SOURCES: Mapping[str, str] = MappingProxyType(
 #: Short citations (author, title, year) of the same sources: the one form used in erratum boxes,
 #: prose and docs/errata.md. "n.d." where the source gives no year, "Anon." where no author.
 #: Those with English words are marked: an erratum box shows them in the language chosen.
-SHORT: Mapping[str, str] = MappingProxyType(
+SHORT: Mapping[str, str] = InLanguage(
     {
         "slides": N_("Anon., Évaluation des performances des systèmes de RI (slides), n.d."),
         "pyterrier": "G8 Innovation, Présentation des métriques MAP et NDCG, 2020",
@@ -57,7 +87,9 @@ SHORT: Mapping[str, str] = MappingProxyType(
 
 
 def cite(source: str, where: str = "") -> str:
-    """The short citation of a source, with a place in it if given.
+    """The short citation of a source, with a place in it if given, in the language chosen
+    (:mod:`coursekit.i18n`: a text the catalog lacks, such as a place a French notebook
+    writes in French, is kept as given).
 
     >>> cite("mor", "Table 1")
     'Audeh, Beaune & Beigbeder, MOR : Mesure orientée rappel, 2015, Table 1'
@@ -65,7 +97,7 @@ def cite(source: str, where: str = "") -> str:
     known_name(source, "source", SHORT, "unknown source {}")
     if not isinstance(where, str):
         raise TypeError(f"where must be a str (a place in the source), got {type(where).__name__}")
-    return f"{SHORT[source]}, {where}" if where else SHORT[source]
+    return f"{SHORT[source]}, {_(where)}" if where else SHORT[source]
 
 
 class UnknownName(KeyError, ValueError):
@@ -125,5 +157,6 @@ class Example:
 
     @property
     def citation(self) -> str:
-        """The full reference of the source, with the place of the example in it."""
-        return f"{SOURCES[self.source]}, {self.where}"
+        """The full reference of the source, with the place of the example in it (in the
+        language chosen, as :func:`cite`)."""
+        return f"{SOURCES[self.source]}, {_(self.where)}"

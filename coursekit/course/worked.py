@@ -5,7 +5,8 @@ Raw data only, as the sources give them; nothing is computed here.
 
 from __future__ import annotations
 
-from .sources import N_, SOURCES, Example, frozen
+from ..i18n import N_
+from .sources import SOURCES, Example, frozen
 
 
 def _example(key, source, where, description, data, printed=None, notes="") -> Example:

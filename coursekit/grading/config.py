@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import LANGUAGES
 from ..validation import check_bool, check_positive_int, check_scalar
-from ..views.i18n import LANGUAGES
 from . import deadline, regrade, sandbox
 from .intake import MAX_NOTEBOOK_MB
 from .kernel_channels import MAX_MESSAGE_MB

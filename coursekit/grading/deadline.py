@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 
-from ..views.i18n import N_, speaking
+from ..i18n import N_, speaking
 from .report import Grade
 from .roster import ID_HEADERS, normal_header, table_rows
 from .wording import _

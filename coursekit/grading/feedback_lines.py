@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..views.i18n import key_text, speaking
+from ..i18n import key_text, speaking
 from .judging import judge_value_points, score_outputs
 from .portable import call_with_copies, library_message, reference_function
 from .questions import PER_CASE, Choice, Function, Value, points_of

@@ -19,7 +19,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from ..views.i18n import N_, key_text
+from ..i18n import N_, key_text
 from . import portable
 from .plain import as_plain, is_number
 from .portable import call_with_copies, reference_function
@@ -121,7 +121,7 @@ def _raised(got: str) -> str:
     our words (``raised``, the judge's ``ran longer than 2 s``) translated, the exception's
     name and its own text as they are.
 
-    >>> from coursekit.views.i18n import speaking
+    >>> from coursekit.i18n import speaking
     >>> with speaking("fr"):
     ...     _raised("raised ValueError: bad input"), _raised(timeout_output(2))
     ('a levé ValueError : bad input', 'a levé TimeoutError : a tourné plus de 2 s')

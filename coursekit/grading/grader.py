@@ -58,7 +58,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import N_, speaking
+from ..i18n import N_, speaking
 from . import finish, isolation, sandbox
 from .config import GraderConfig
 from .feedback_lines import not_graded

@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import LANGUAGES
+from ..i18n import LANGUAGES
 
 MAX_NOTEBOOK_MB = 20
 PYTHON_KERNELS = {"python3", "python", "python3.10", "python3.11", "python3.12", "python3.13"}

@@ -29,7 +29,7 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import N_
+from ..i18n import N_
 from .config import GraderConfig
 from .report import Grade
 from .sandbox import cgroup as sandbox_cgroup

@@ -26,8 +26,8 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import key_text
 from ..validation import describe, fits_a_float
-from ..views.i18n import key_text
 from .function_judging import (  # noqa: F401 - their former address, used by callers
     call_limited,
     compare_outputs,

@@ -24,7 +24,7 @@ when a public one fails). Points are rounded to 2 decimals, and the message says
 what ("3 of 5 cases passed (1.2 of 2 points); ...").
 
 Messages and notes are in the language the grader speaks for the submission
-(:func:`coursekit.views.i18n.speaking`, set per submission by the grader: ``--lang``, or the
+(:func:`coursekit.i18n.speaking`, set per submission by the grader: ``--lang``, or the
 notebook's ``metadata.coursekit.language``); what is decided from a message (passed, not
 answered) is decided in English, and a question's English message is kept as ``message_en``
 when the feedback is in another language (the lecturer's statistics read it).
@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..views.i18n import language, speaking
+from ..i18n import language, speaking
 from . import sandbox
 from .feedback_lines import MAX_MESSAGE, _messages, _short  # noqa: F401 - their address too
 from .portable import STDLIB

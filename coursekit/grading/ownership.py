@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from ..views.i18n import N_, speaking
+from ..i18n import N_, speaking
 from .wording import Fixed
 
 RULES = ("folder", "name:REGEX", "map:FILE.csv")

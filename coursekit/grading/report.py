@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import speaking
+from ..i18n import speaking
 from .wording import _
 
 MAX_CELL_ERRORS = 20

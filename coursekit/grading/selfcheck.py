@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..views.i18n import key_text
+from ..i18n import key_text
 from . import session
 from .judging import (
     judge_format,

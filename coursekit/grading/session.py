@@ -12,7 +12,7 @@ import os
 import types
 from typing import Any
 
-from ..views.i18n import N_
+from ..i18n import N_
 from .judging import as_plain
 from .portable import function_source, uses_coursekit
 from .questions import ANSWER_LOG

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..views.i18n import N_
+from ..i18n import N_
 from .build import cells_of, load_key_module
 from .choices import orders_for, relettered, shuffle_options
 from .judging import judge_format

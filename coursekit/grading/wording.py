@@ -1,7 +1,7 @@
 """The words of the self-check and of the grader's feedback that code reads back.
 
-Every message a student reads is made in the language in use (:mod:`coursekit.views.i18n`:
-``ck.set_language`` in a notebook, :func:`~coursekit.views.i18n.speaking` in the grader), from
+Every message a student reads is made in the language in use (:mod:`coursekit.i18n`:
+``ck.set_language`` in a notebook, :func:`~coursekit.i18n.speaking` in the grader), from
 a template marked ``_("...")`` and formatted after it is translated. Code that decides from a
 message (a question passed, not answered yet) asks here, in the same language, rather than
 comparing with English words.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..views.i18n import N_, gettext, key_text
+from ..i18n import N_, gettext, key_text
 
 _ = gettext  # marked texts are found by this name (tools/translate.py)
 
@@ -68,7 +68,7 @@ class Fixed(str):
     ``shown`` (default: ``template``; a text marked ``N_``) translated into the language in use,
     then formatted with ``fields`` (which stay as they are: ids, file names, numbers).
 
-    >>> from coursekit.views.i18n import N_, speaking
+    >>> from coursekit.i18n import N_, speaking
     >>> why = Fixed(N_("grader error: the grade of this submission is over {size} bytes"), size=9)
     >>> why
     'grader error: the grade of this submission is over 9 bytes'

@@ -14,11 +14,10 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
-from ..course.sources import SHORT
+from ..i18n import N_, _
 from ..validation import check_scalar, describe, fits_a_float
-from .i18n import N_, _
 
-__all__ = ["Erratum", "cited", "erratum"]
+__all__ = ["Erratum", "erratum"]
 
 #: The box's words (an HTML text, translated as it is: its apostrophe is not escaped).
 RECOMPUTED = N_("recomputed from the source's own data")
@@ -27,21 +26,6 @@ RECOMPUTED = N_("recomputed from the source's own data")
 TEXT = N_("ERRATUM ({source}) {quantity}: printed {printed}, recomputed {computed}. Cause: {cause}")
 #: The quantity and its colon (French puts a space before it).
 QUANTITY = N_("{quantity}:")
-
-
-def cited(label: str) -> str:
-    """An erratum's label, a short citation (:data:`coursekit.course.SHORT`) and a place in the
-    source, in the language chosen (:mod:`.i18n`): each part as the catalog has it, else as
-    given (a place a French notebook writes in French, say).
-
-    >>> cited("Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, p. 3")
-    'Labatut, Partie 8 : Évaluation des performances (M2 slides), 2019, p. 3'
-    """
-    for citation in SHORT.values():
-        if label == citation or label.startswith(citation + ", "):
-            place = label[len(citation) + 2 :]
-            return _(citation) + (", " + _(place) if place else "")
-    return label
 
 
 def _format(value: Any, digits: int) -> str:
@@ -70,7 +54,8 @@ def _check_shown(value: Any, name: str) -> None:
 
 @dataclass(frozen=True)
 class Erratum:
-    """An erratum: where, what the source prints, what its own data gives, and why."""
+    """An erratum: where, what the source prints, what its own data gives, and why (``source``,
+    the label, as :func:`coursekit.course.sources.cite` gives it: in the language chosen)."""
 
     source: str
     quantity: str
@@ -92,7 +77,7 @@ class Erratum:
 
     def __repr__(self) -> str:
         return _(TEXT).format(
-            source=cited(self.source),
+            source=self.source,
             quantity=self.quantity,
             printed=_format(self.printed, 6),
             computed=_format(self.computed, self.digits),
@@ -107,7 +92,7 @@ class Erratum:
             "background: var(--jp-layout-color2, #fdf2f2); "
             "color: var(--jp-content-font-color1, #1a1a1a); "
             'padding: 0.5em 1em; margin: 0.5em 0;">'
-            f"<b>⚠ {e(_('Erratum'))}</b> — <i>{e(cited(self.source))}</i><br>"
+            f"<b>⚠ {e(_('Erratum'))}</b> — <i>{e(self.source)}</i><br>"
             f"{e(_(QUANTITY)).format(quantity=f'<b>{e(self.quantity)}</b>')} {e(_('printed'))} "
             f"<code>{e(_format(self.printed, 6))}</code>, "
             f"{_(RECOMPUTED)} <code>"

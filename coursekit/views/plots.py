@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..i18n import N_, _
 from ..measures.interpolation import (
     STANDARD_RECALL_LEVELS,
     interpolated_precision,
@@ -29,7 +30,6 @@ from ..validation import (
     check_scalar,
     describe,
 )
-from .i18n import N_, _
 from .labels import spread_labels
 from .tables import as_labelled, as_numbers, labelled_numbers, pr_table
 
@@ -357,7 +357,7 @@ def _finish(
     legend_loc: str = "best",
     handles: list | None = None,
 ) -> None:
-    ax.set_title(_(title))  # the texts in the language in use (coursekit.views.i18n)
+    ax.set_title(_(title))  # the texts in the language in use (coursekit.i18n)
     ax.set_xlabel(_(xlabel))
     ax.set_ylabel(_(ylabel))
     if xlim is not None:

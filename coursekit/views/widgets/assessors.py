@@ -28,11 +28,11 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...measures.agreement import agreement_table, cohen_kappa
 from ...measures.correlation import kendall_tau
 from ...measures.ranked import average_precision
 from ...validation import first_ranks, preview
-from ..i18n import N_, _
 from .base import Widget, as_list, check_position, figure_box, table_html, text_keys
 from .canvas import room_for_labels
 

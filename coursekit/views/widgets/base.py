@@ -26,8 +26,8 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...validation import check_scalar, describe
-from ..i18n import N_, _
 from .canvas import LEGEND_PLACES, BlitCanvas, free_legend_place
 
 __all__ = [

@@ -42,11 +42,11 @@ import numpy as np
 import pandas as pd
 
 from ...evaluation import Evaluation
+from ...i18n import N_, _
 from ...measures.paired import check_resamples, check_seed
 from ...measures.significance import gain_percent, paired_t_test, randomization_test, wilcoxon_test
 from ...validation import preview
 from .. import plots
-from ..i18n import N_, _
 from ._input import _check_tables
 from .base import ERROR, Widget, figure_box, nice_limit, table_html
 

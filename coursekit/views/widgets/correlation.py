@@ -9,9 +9,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from ...i18n import N_, _
 from ...measures.correlation import kendall_tau, spearman_rho
 from ...validation import describe, first_ranks
-from ..i18n import N_, _
 from ..tables import concordant_pairs
 from .base import Widget, as_list, check_position, frame_html, table_html
 

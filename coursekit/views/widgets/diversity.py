@@ -26,11 +26,11 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...measures.diversity import alpha_dcg, alpha_ndcg, ideal_diversity_ranking, novelty_gains
 from ...measures.intent_aware import subtopic_recall
 from ...validation import describe
 from .. import plots
-from ..i18n import N_, _
 from .base import (
     Widget,
     as_list,

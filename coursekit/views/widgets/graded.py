@@ -11,10 +11,10 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...measures.graded import VARIANTS, check_variant, dcg, dcg_curve, ideal_gains, ndcg
 from ...validation import describe, fits_a_float
 from .. import plots
-from ..i18n import N_, _
 from .base import Widget, as_list, check_position, figure_box, nice_limit, table_html
 
 __all__ = ["GradedJudgments", "VARIANT_LABELS"]

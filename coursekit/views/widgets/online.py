@@ -21,11 +21,11 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...measures.clicks import as_probabilities
 from ...measures.paired import check_seed
 from ...measures.simulation import CLICK_MODELS, SessionSimulator
 from ...validation import check_positive_int, describe, first_ranks, fits_a_float, preview
-from ..i18n import N_, _
 from .base import Widget, as_list, figure_box, table_html, text_keys
 
 __all__ = ["OnlineExperiment"]

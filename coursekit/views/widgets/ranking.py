@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import _
 from ...measures.interpolation import (
     STANDARD_RECALL_LEVELS,
     interpolated_precision,
@@ -21,7 +22,6 @@ from ...measures.ranked import (
 )
 from ...validation import as_grades, check_n_relevant, check_positive_int
 from .. import plots
-from ..i18n import _
 from .base import Widget, check_in_range, check_position, figure_box, table_html
 
 __all__ = ["RelevanceToggler"]

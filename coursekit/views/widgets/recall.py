@@ -12,6 +12,7 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from ...i18n import N_, _
 from ...measures.ranked import (
     average_precision,
     rels_from_ranks,
@@ -19,7 +20,6 @@ from ...measures.ranked import (
 from ...measures.recall_oriented import f_prime, mor, pres
 from ...validation import check_choice
 from .. import plots
-from ..i18n import N_, _
 from .base import ERROR, SMALL, Widget, as_list, check_in_range, figure_box, table_html
 
 __all__ = ["RecallOriented"]

@@ -7,9 +7,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from ...i18n import N_, _
 from ...measures.setbased import accuracy, f_measure, precision, recall
 from .. import plots
-from ..i18n import N_, _
 from .base import Widget, check_in_range, figure_box, table_html
 
 __all__ = ["SetBasedExplorer"]

@@ -35,7 +35,7 @@ import functools
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..validation import check_choice
+from .validation import check_choice
 
 __all__ = [
     "LANGUAGES",
@@ -51,7 +51,7 @@ __all__ = [
 
 #: The languages coursekit draws in (English needs no catalog).
 LANGUAGES = ("en", "fr")
-LOCALE = Path(__file__).resolve().parents[1] / "locale"
+LOCALE = Path(__file__).resolve().parent / "locale"
 
 _language = "en"
 #: The language of the code running in this context, over ``_language`` (:func:`speaking`).
