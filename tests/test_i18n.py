@@ -164,3 +164,35 @@ def test_the_french_chapters_erratum_boxes_are_french(path):
                 assert found is None, f"{path.name}, cell {cell.id}, {kind}: {found[0]!r}"
     if path.stem[:2] in {"01", "02", "03", "05", "06", "08", "09", "10"}:
         assert boxes, f"{path.name}: no erratum box found"
+
+
+def test_the_glossary_is_headed_in_the_language_in_use():
+    english = ck.course.glossary()
+    assert (english.index.name, english.columns.tolist()) == (
+        "English",
+        ["French", "Italian", "chapter"],
+    )
+    ck.set_language("fr")
+    french = ck.course.glossary()
+    assert (french.index.name, french.columns.tolist()) == (
+        "Anglais",
+        ["Français", "Italien", "chapitre"],
+    )
+    assert french.loc["recall", "Français"] == "rappel"  # the rows themselves are unchanged
+    # a French cell names the language as its table heads it; the English name still works
+    assert ck.course.term("recall", "Français") == ck.course.term("recall", "French") == "rappel"
+    assert ck.course.term("recall", "Italien") == english.loc["recall", "Italian"]
+    ck.set_language("en")
+    with pytest.raises(ValueError, match="unknown language 'Français': choose one of French"):
+        ck.course.term("recall", "Français")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks" / "fr").glob("[0-9][0-9]_*.ipynb")))
+def test_the_french_chapters_tables_have_no_english_headings(path):
+    import nbformat
+
+    heading = re.compile(r"<th>(English|French|Italian|chapter)</th>")
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            found = heading.search(output.get("data", {}).get("text/html", ""))
+            assert found is None, f"{path.name}, cell {cell.id}: heading {found[1]!r}"
