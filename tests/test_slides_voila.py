@@ -231,10 +231,13 @@ WALK = """async () => {
 WALK = WALK.replace("WIDGET_PARTS_JSON", json.dumps(WIDGET_PARTS))
 
 
-def start_voila(*extra: str, log_name: str = "voila.log") -> tuple[subprocess.Popen, str, IO]:
+def start_voila(
+    *extra: str, log_name: str = "voila.log", notebook: Path | None = None
+) -> tuple[subprocess.Popen, str, IO]:
     """Voila serving the chapters as reveal.js decks on 127.0.0.1, started as make slides does
-    (for the course folder instead of one chapter; ``extra``: options after make slides' own),
-    once it answers: the process, the base URL and its log (in ``test-artifacts``)."""
+    (for the course folder, or with ``notebook`` for that chapter alone, as ``make slides NB=05``;
+    ``extra``: options after make slides' own), once it answers: the process, the base URL and
+    its log (in ``test-artifacts``)."""
     for module, what in (("voila", "Voila"), ("sphinx_revealjs", "sphinx-revealjs")):
         if importlib.util.find_spec(module) is None:
             missing(f"{what} is not installed (pip install -e '.[lab]')")
@@ -243,7 +246,12 @@ def start_voila(*extra: str, log_name: str = "voila.log") -> tuple[subprocess.Po
         missing(f"reveal.js's style sheets are not under the course folder ({css})")
     port = free_port()
     command = slides.voila_command(
-        None, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}", "--port_retries=0", *extra
+        notebook,
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--port_retries=0",
+        *extra,
     )
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / log_name
@@ -551,6 +559,57 @@ def test_a_closed_deck_frees_its_kernel_and_an_open_one_keeps_it(browser):
         while _kernels(process) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert not _kernels(process), "the kernel of a closed deck is still running after 30 s"
+    finally:
+        context.close()
+        stop(process)
+        log.close()
+
+
+def test_a_chapters_deck_reloads_from_a_preheated_kernel_with_its_widget_live(browser):
+    """make slides NB=05 (``tools/slides.py``'s ``PREHEAT``): Voila runs the chapter in a kernel
+    before any page asks; each page that opens the deck takes that kernel, its widget live, and
+    another is started for the next. The kernel a closed page leaves is culled (3 s for 20
+    minutes); the one waiting in the pool is not. (How much sooner a reload shows the deck is
+    measured in ``benchmarks/bench_deck.py``, not here.)"""
+    chapter = slides.chapter("05")
+    assert "--preheat_kernel=True" in slides.voila_command(chapter)
+    assert "--preheat_kernel=True" not in slides.voila_command(None)  # (one for every notebook)
+    process, base, log = start_voila(
+        "--MappingKernelManager.cull_idle_timeout=3",
+        "--MappingKernelManager.cull_interval=1",
+        log_name="voila-preheat.log",
+        notebook=chapter,
+    )
+    log_path = ARTIFACTS / "voila-preheat.log"
+
+    def said(text: str) -> int:
+        log.flush()
+        return log_path.read_text().count(text)
+
+    def wait_for(condition, what: str, seconds: float = 120) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < deadline, f"{what} after {seconds} s"
+            time.sleep(0.3)
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        wait_for(lambda: said("is filled with 1 kernel") >= 1, "no kernel preheated")
+        for opened in (1, 2):
+            page = context.new_page()
+            page.goto(f"{base}/", timeout=120_000)
+            page.evaluate(READY)
+            assert said("Using pre-heated kernel") == opened
+            assert page.evaluate(LIVE) is not None, "the preheated deck's widget is not live"
+            # the next kernel for the next page, ready: this page's and the pool's
+            wait_for(
+                lambda n=opened + 1: said("is filled with 1 kernel") >= n, "no kernel refilled"
+            )
+            page.close(run_before_unload=True)
+            # the closed page's kernel is culled; the pool's kernel stays
+            wait_for(lambda: len(_kernels(process)) == 1, "the closed deck's kernel still runs", 30)
+            time.sleep(3)  # idle past the timeout, no page connected: kept all the same
+            assert len(_kernels(process)) == 1, "the preheated kernel was culled"
     finally:
         context.close()
         stop(process)

@@ -314,7 +314,19 @@ KERNEL_CULLING = (
     "--MappingKernelManager.cull_idle_timeout=1200",
     "--MappingKernelManager.cull_interval=60",
     "--MappingKernelManager.cull_connected=False",
+    # (a kernel Voila preheated is culled only once out of its pool for 20 minutes too)
+    "--VoilaConfiguration.multi_kernel_manager_class=tools.deck.kernels.DeckKernelManager",
 )
+
+#: A chapter's deck (``make slides NB=05``) is served by a kernel that has already run the
+#: chapter: Voila keeps one such kernel ready (preheated), gives it to the next page that opens
+#: the deck and starts another. A reload (after a laptop's sleep, or to start a widget afresh)
+#: then shows the deck in about a second instead of the chapter's run (3.5-8.5 s:
+#: ``benchmarks/bench_deck.py``), for the memory of one more kernel (100-150 MB). Voila never
+#: culls a kernel waiting in its pool, and ``tools/deck/kernels.py`` none just out of it (its
+#: page about to connect). Not for the course folder (``notebook`` None): Voila
+#: would preheat a kernel for every notebook under it.
+PREHEAT = ("--preheat_kernel=True",)
 
 
 def voila_command(notebook: Path | None, *extra: str) -> list[str]:
@@ -324,7 +336,10 @@ def voila_command(notebook: Path | None, *extra: str) -> list[str]:
     course folder's files, so reveal.js's style sheets are taken from the sphinx-revealjs package
     when it is installed under it (the ``.venv`` of ``make``): the deck then needs no network.
     Otherwise Voila's default, a CDN, is used. Kernels of closed decks are shut down
-    (:data:`KERNEL_CULLING`, unless ``extra`` sets the same option: traitlets takes one value)."""
+    (:data:`KERNEL_CULLING`), and a chapter's next page is served by a preheated kernel
+    (:data:`PREHEAT`); each unless ``extra`` sets the same option (traitlets takes one value)."""
+    given = {option.split("=")[0] for option in extra}
+    defaults = KERNEL_CULLING + (PREHEAT if notebook is not None else ())
     reveal = dict(VOILA_REVEAL)
     resources = {"reveal": reveal}
     allow = [r".*\.(png|jpg|gif|svg)"]
@@ -342,7 +357,7 @@ def voila_command(notebook: Path | None, *extra: str) -> list[str]:
         # a dict on the command line: traitlets prints a DeprecationWarning, harmless
         f"--VoilaConfiguration.resources={resources!r}",
         *(f"--VoilaConfiguration.file_allowlist={pattern}" for pattern in allow),
-        *(c for c in KERNEL_CULLING if c.split("=")[0] not in {e.split("=")[0] for e in extra}),
+        *(option for option in defaults if option.split("=")[0] not in given),
         *extra,
         *([os.path.relpath(notebook, ROOT)] if notebook is not None else []),
     ]
