@@ -196,3 +196,51 @@ def test_the_french_chapters_tables_have_no_english_headings(path):
         for output in cell.get("outputs", []):
             found = heading.search(output.get("data", {}).get("text/html", ""))
             assert found is None, f"{path.name}, cell {cell.id}: heading {found[1]!r}"
+
+
+def _table_headings(path: Path) -> dict[str, set[str]]:
+    """Each cell's table headings (``<th>``), glossary tables aside (their rows are the
+    English terms, by design)."""
+    import nbformat
+
+    found = {}
+    for cell in nbformat.read(path, as_version=4).cells:
+        headings = set()
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            if "<th>Anglais</th>" in html or "<th>English</th>" in html:
+                continue
+            headings |= {h.strip() for h in re.findall(r"<th[^>]*>([^<]+)</th>", html)}
+        found[cell.id] = headings
+    return found
+
+
+#: English headings a French chapter keeps: names coursekit, pandas or statsmodels give their
+#: columns and that later code reads (precision, recall, relevant, verdict, F Value ...), data
+#: fields (query_id, rank, score), measure names, run ids, subtopic names, Python names the
+#: French text explains (early, late), and words that are French too (document, source).
+KEPT_ENGLISH = {
+    *("precision", "recall", "relevant", "retrieved", "accuracy", "doc", "verdict", "kappa"),
+    *("rank", "run", "score", "relevance", "title", "sessions", "F Value", "t-test p"),
+    *("Bonferroni p", "Holm p", "Rprec", "R-prec", "Rnorm", "bpref", "infAP", "ck.pres"),
+    *("ck rho", "ck tau-b", "scipy rho", "scipy tau-b", "tau (5 runs)", "MAP tfidf", "tfidf"),
+    *("bm25 vs tfidf", "tfidf − bm25", "burges", "jarvelin", "trec", "coursekit", "lambda"),
+    *("drinking", "season", "source", "spa", "early", "late", "document", "documents"),
+    *("copies", "gain G", "positions 1", "positions 2", "scores 1", "scores 2"),
+}
+_IDENTIFIER = re.compile(r".*[_@].*|[a-z]?\d+")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks" / "fr").glob("[0-9][0-9]_*.ipynb")))
+def test_the_french_chapters_tables_show_no_english_labels(path):
+    """A heading a French chapter's table shares with the English chapter's same cell is a name
+    (no three lowercase letters in a row, or a name with _ or @) or one of :data:`KEPT_ENGLISH`:
+    the labels the chapters' code writes (« le moteur », « niveau de rappel ») are translated."""
+    english = _table_headings(ROOT / "notebooks" / path.name)
+    left = set()
+    for cell, headings in _table_headings(path).items():
+        for heading in headings & english.get(cell, set()):
+            words = re.search(r"[a-z]{3}", heading)  # (nDCG, bm25, Num DF: names)
+            if words and not _IDENTIFIER.fullmatch(heading) and heading not in KEPT_ENGLISH:
+                left.add(f"{cell}: {heading!r}")
+    assert not left, f"{path.name}: English labels in French tables: {sorted(left)}"
