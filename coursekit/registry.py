@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .i18n import N_, _, speaking
 from .measures import graded, incomplete, interpolation, ranked, user
 from .measures import recall_oriented as recall
 from .measures.ndcg_every import ndcg_every
@@ -260,31 +261,35 @@ class _Family:
 
 # One line per measure family (and its two functions above).
 _FAMILIES: dict[str, _Family] = {
-    "AP": _Family("none", _ap, _ap_every, "average precision"),
-    "P": _Family("int", _p, _p_every, "precision at rank k (P@k)"),
-    "R": _Family("int", _r, _r_every, "recall at rank k (R@k)"),
-    "Rprec": _Family("none", _rprec, _rprec_every, "R-precision"),
-    "RR": _Family("none", _rr, _rr_every, "reciprocal rank of the first relevant document"),
+    "AP": _Family("none", _ap, _ap_every, N_("average precision")),
+    "P": _Family("int", _p, _p_every, N_("precision at rank k (P@k)")),
+    "R": _Family("int", _r, _r_every, N_("recall at rank k (R@k)")),
+    "Rprec": _Family("none", _rprec, _rprec_every, N_("R-precision")),
+    "RR": _Family("none", _rr, _rr_every, N_("reciprocal rank of the first relevant document")),
     "nDCG": _Family(
-        "optional", _ndcg, ndcg_every, "normalised discounted cumulated gain (nDCG, nDCG@k)"
+        "optional", _ndcg, ndcg_every, N_("normalised discounted cumulated gain (nDCG, nDCG@k)")
     ),
-    "IPrec": _Family("level", _iprec, None, "interpolated precision at a recall level (IPrec@0.3)"),
-    "PRES": _Family("n_max", _pres, None, "PRES with N_max documents (PRES@100)"),
-    "MOR": _Family("n_max", _mor, None, "MOR with N_max documents (MOR@100)"),
-    "NumRet": _Family("none", _num_ret, _num_ret_every, "number of documents retrieved"),
+    "IPrec": _Family(
+        "level", _iprec, None, N_("interpolated precision at a recall level (IPrec@0.3)")
+    ),
+    "PRES": _Family("n_max", _pres, None, N_("PRES with N_max documents (PRES@100)")),
+    "MOR": _Family("n_max", _mor, None, N_("MOR with N_max documents (MOR@100)")),
+    "NumRet": _Family("none", _num_ret, _num_ret_every, N_("number of documents retrieved")),
     "NumRel": _Family(
-        "none", _num_rel, _num_rel_every, "number of relevant documents of the query"
+        "none", _num_rel, _num_rel_every, N_("number of relevant documents of the query")
     ),
     "NumRelRet": _Family(
-        "none", _num_rel_ret, _num_rel_ret_every, "number of relevant documents retrieved"
+        "none", _num_rel_ret, _num_rel_ret_every, N_("number of relevant documents retrieved")
     ),
-    "Bpref": _Family("none", _bpref, None, "bpref: unjudged documents skipped (trec_eval's)"),
-    "infAP": _Family("none", _infap, None, "inferred AP (infAP, trec_eval's; pooled = grade < 0)"),
+    "Bpref": _Family("none", _bpref, None, N_("bpref: unjudged documents skipped (trec_eval's)")),
+    "infAP": _Family(
+        "none", _infap, None, N_("inferred AP (infAP, trec_eval's; pooled = grade < 0)")
+    ),
     "RBP": _Family(
-        "persistence", _rbp, None, "rank-biased precision, binary, value only (RBP(p=0.8))"
+        "persistence", _rbp, None, N_("rank-biased precision, binary, value only (RBP(p=0.8))")
     ),
     "ERR": _Family(
-        "optional", _err, None, "expected reciprocal rank, G = max grade of the qrels (ERR@20)"
+        "optional", _err, None, N_("expected reciprocal rank, G = max grade of the qrels (ERR@20)")
     ),
 }
 
@@ -299,19 +304,22 @@ _PERSISTENCE = re.compile(r"^\s*p\s*=\s*(?P<p>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)
 
 
 def known_measures() -> str:
-    """One line per measure family: the forms :func:`parse_measure` accepts."""
+    """One line per measure family: the forms :func:`parse_measure` accepts, described in the
+    language chosen (``ck.set_language``)."""
     forms = {"none": "{f}", "optional": "{f}, {f}@k", "int": "{f}@k", "level": "{f}@r"}
     forms["n_max"] = "{f}@N"
     forms["persistence"] = "{f}, {f}(p=0.8)"
     return "\n".join(
-        f"{forms[spec.parameter].format(f=family):<16} {spec.description}"
-        + ("" if spec.every is not None else " (per query)")
+        f"{forms[spec.parameter].format(f=family):<16} {_(spec.description)}"
+        + ("" if spec.every is not None else " " + _("(per query)"))
         for family, spec in _FAMILIES.items()
     )
 
 
 def _unknown(name: str, why: str) -> ValueError:
-    return ValueError(f"unknown measure {name!r} ({why}). Known measures:\n{known_measures()}")
+    with speaking("en"):  # (an error is said in English, its list of measures too)
+        known = known_measures()
+    return ValueError(f"unknown measure {name!r} ({why}). Known measures:\n{known}")
 
 
 MAX_CUTOFF = 2**31 - 1  #: the largest cut-off (P@k, nDCG@k...): far more than any run ranks

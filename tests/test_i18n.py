@@ -244,3 +244,27 @@ def test_the_french_chapters_tables_show_no_english_labels(path):
             if words and not _IDENTIFIER.fullmatch(heading) and heading not in KEPT_ENGLISH:
                 left.add(f"{cell}: {heading!r}")
     assert not left, f"{path.name}: English labels in French tables: {sorted(left)}"
+
+
+def test_the_examples_notes_and_the_measures_list_in_french():
+    example = ck.course.example("slides-11points")
+    english = example.notes
+    assert english.startswith("No ranking produces these points")
+    assert "average precision" in ck.known_measures()
+    ck.set_language("fr")
+    assert example.notes.startswith("Aucun classement ne donne ces points")
+    assert example.note == english  # (the field keeps the English as written)
+    listing = ck.known_measures()
+    assert "précision moyenne" in listing and "(requête par requête)" in listing
+    assert "average precision" not in listing
+    # an error is said in English, with the English list of measures
+    with pytest.raises(ValueError, match="(?s)unknown measure 'APP'.*average precision"):
+        ck.evaluate({"q": {"d": 1.0}}, {"q": {"d": 1}}, ["APP"])
+
+
+def test_every_examples_note_has_a_french_text():
+    ck.set_language("fr")
+    noted = [example for example in ck.course.examples() if example.note]
+    assert len(noted) >= 10
+    for example in noted:
+        assert example.notes != example.note, f"{example.key}: its note has no French"

@@ -138,8 +138,9 @@ class Example:
     """One worked example of the course material.
 
     ``data`` is the raw data to recompute from; ``printed`` the values as the source prints
-    them (for erratum boxes only: never use them as inputs); ``notes`` records
-    inconsistencies of the source and the choice made.
+    them (for erratum boxes only: never use them as inputs); ``note`` records
+    inconsistencies of the source and the choice made, in English (:attr:`notes` gives it in the
+    language chosen).
     """
 
     key: str
@@ -148,7 +149,12 @@ class Example:
     description: str
     data: Mapping[str, Any]
     printed: Mapping[str, Any] = field(default_factory=frozen)
-    notes: str = ""
+    note: str = ""
+
+    @property
+    def notes(self) -> str:
+        """:attr:`note` in the language chosen (``ck.set_language``), what a chapter prints."""
+        return _(self.note) if self.note else ""
 
     def cite(self, where: str | None = None) -> str:
         """The short citation (author, title, year) and the place: ``where`` if given, else

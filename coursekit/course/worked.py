@@ -49,7 +49,7 @@ EXAMPLES: tuple[Example, ...] = (
             },
         },
         printed={"recall_A": 0.5, "precision_A": 0.5, "recall_B": 0.75, "precision_B": 0.428},
-        notes="3/7 = 0.42857... is printed truncated as 0.428 (rounded: 0.429).",
+        notes=N_("3/7 = 0.42857... is printed truncated as 0.428 (rounded: 0.429)."),
     ),
     _example(
         "slides-14",
@@ -77,7 +77,7 @@ EXAMPLES: tuple[Example, ...] = (
                 (14, 6, 0.42),
             ),
         },
-        notes=(
+        notes=N_(
             "The two tables differ on document 990 (rank 14): unmarked in §IV.1, relevant in "
             "§IV.4. Each table is used for its own section. The R/P annotations of the first "
             "four relevant documents are printed two or three rows below them (beside ranks 4, 5, "
@@ -112,7 +112,7 @@ EXAMPLES: tuple[Example, ...] = (
         printed={
             "interpolated": (1, 0.75, 0.75, 0.71, 0.67, 0.67, 0.67, 0.01, 0.01, 0.01, 0),
         },
-        notes=(
+        notes=N_(
             "No ranking produces these points: recall steps of 1/15 suggest 15 relevant "
             "documents, precision 0.50 at 2 found means rank 4, and precision 0.75 at 3 found "
             "means rank 4 again. The points are interpolated as given; the interpolation "
@@ -131,7 +131,7 @@ EXAMPLES: tuple[Example, ...] = (
             "relevant_ranks": {"Q1": (1, 4, 6, 9, 11, 14), "Q2": (2, 4, 7, 9, 10, 13)},
         },
         printed={"ap_Q1": 0.555, "ap_Q2": 0.4725, "map": 0.5138, "divisor": 6},
-        notes=(
+        notes=N_(
             "The slides divide each sum of precisions by 6, the number of relevant documents "
             "found, although their own definition (§IV.4) divides by the number of relevant "
             "documents of the collection: 8, as the recall steps of 0.125 show. The ranks are "
@@ -157,7 +157,7 @@ EXAMPLES: tuple[Example, ...] = (
             "variant": "jarvelin",
         },
         printed={"dcg10": 1.1169, "best_dcg10": 1.445, "idcg10": 1.735, "ndcg10": 0.644},
-        notes=(
+        notes=N_(
             "The DCG and the best DCG are right. The nDCG slide recomputes the ideal DCG with "
             "other divisors (0.3/2.585 for rank 4 instead of 0.3/2 and so on) and gets 1.735, "
             "more than the 1.445 of the slide before; the nDCG printed from it (0.644) is "
@@ -184,7 +184,7 @@ EXAMPLES: tuple[Example, ...] = (
             "dcg_q1_formula": "1 * log2(4)",
             "map_formula": "1/2 (0.33 * 0.5833) = 0.4583",
         },
-        notes=(
+        notes=N_(
             "The utility (2^rel - 1) column gives 1 to D1 in Q2, a non-relevant document "
             "(grade 0, utility 0); the DCG of Q1 is written 1*log2(4) where 1/log2(4) is "
             "meant; the MAP formula is written with * for +. The values printed by "
@@ -234,7 +234,7 @@ EXAMPLES: tuple[Example, ...] = (
             "accuracy": 0.82,
             "F": 0.4,
         },
-        notes=(
+        notes=N_(
             "The slide says 15 relevant documents and its counts (FN 9, TN 81) follow from "
             "15, but it keeps recall 0.3 and accuracy 0.82 from the 20-relevant example, and "
             "F = 0.4 from them. The course trusts the stated 15 and the counts."
@@ -254,7 +254,7 @@ EXAMPLES: tuple[Example, ...] = (
                 "best": tuple(range(1, 10)),
             },
         },
-        notes=(
+        notes=N_(
             "In the typical ordering's table the labels of the Pre(k) and Rec(k) rows are "
             "shifted: the row labelled Rec(k) holds the precisions."
         ),
@@ -296,7 +296,7 @@ EXAMPLES: tuple[Example, ...] = (
             },
             "IAP": (0.93, 0.93, 0.93, 0.90, 0.77, 0.72, 0.72, 0.70, 0.68, 0.67, 0.65),
         },
-        notes=(
+        notes=N_(
             "The table contradicts itself; per query the course trusts the Rec_j(k) row: its "
             "step gives n_relevant (1/9, 1/10, 1/10, 1/8, 1/6) and the ranks where it rises "
             "give the relevant ranks. The Pre_j(k) rows are already interpolated rank by rank "
@@ -353,7 +353,7 @@ EXAMPLES: tuple[Example, ...] = (
                 "MOR": (1, 0.895, 0.801, 0.495, 0.398),
             },
         },
-        notes=(
+        notes=N_(
             "The ranks of the relevant documents are the data trusted. Tables 2 and 5 label "
             "F'_4 a column that holds the F'_1 values of Table 1. Tables 1 and 2 print for "
             "system 4 an F_1 equal to its F'_1. F_1 uses precision over the 100 documents "
