@@ -304,8 +304,7 @@ _PERSISTENCE = re.compile(r"^\s*p\s*=\s*(?P<p>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)
 
 
 def known_measures() -> str:
-    """One line per measure family: the forms :func:`parse_measure` accepts, described in the
-    language chosen (``ck.set_language``)."""
+    """A line per measure family: the forms :func:`parse_measure` accepts (in the language set)."""
     forms = {"none": "{f}", "optional": "{f}, {f}@k", "int": "{f}@k", "level": "{f}@r"}
     forms["n_max"] = "{f}@N"
     forms["persistence"] = "{f}, {f}(p=0.8)"
@@ -318,8 +317,7 @@ def known_measures() -> str:
 
 def _unknown(name: str, why: str) -> ValueError:
     with speaking("en"):  # (an error is said in English, its list of measures too)
-        known = known_measures()
-    return ValueError(f"unknown measure {name!r} ({why}). Known measures:\n{known}")
+        return ValueError(f"unknown measure {name!r} ({why}). Known measures:\n{known_measures()}")
 
 
 MAX_CUTOFF = 2**31 - 1  #: the largest cut-off (P@k, nDCG@k...): far more than any run ranks

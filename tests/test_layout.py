@@ -19,7 +19,7 @@ LAYERS = {
     "measures": {"validation"},
     "engine": set(),  #: numpy, pandas, pyarrow only: under both trec and evaluation
     "trec": {"engine", "validation"},
-    "registry": {"measures", "validation"},
+    "registry": {"measures", "validation", "i18n"},  #: (the measures' descriptions)
     "evaluation": {"measures", "engine", "trec", "registry", "validation"},
     "course": BELOW | {"evaluation"},
     "views": BELOW | {"evaluation", "course"},
