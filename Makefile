@@ -36,6 +36,7 @@ lab: $(VENV)/.lab
 # view has no widget manager: jupyterlab-contrib/rise#119). 1280 x 720 slides, scaled by
 # reveal.js to fill the screen (1.44 on a 1920 x 1080 projector); press F for full screen.
 # No network needed. SLIDES_FLAGS go to Voila, e.g. SLIDES_FLAGS="--no-browser --port=8866".
+# make slides NB=05 FR=1: the French edition's chapter (notebooks/fr/), the same slides.
 # (Voila, unlike Jupyter, needs no --allow-root as root.)
 NB ?= 00
 # Every chapter run in the lab extra's environment alone (CI does it on a fresh .venv, before
@@ -44,7 +45,7 @@ lab-check: $(VENV)/.lab
 	$(BIN)/python tools/run_notebooks.py --check
 
 slides: $(VENV)/.lab
-	$(BIN)/python tools/slides.py --present $(NB) $(SLIDES_FLAGS)
+	$(BIN)/python tools/slides.py --present $(NB) $(if $(FR),--french) $(SLIDES_FLAGS)
 
 # One pytest run: unit, property and doctests, reference cross-checks, and nbval over the
 # committed notebooks (nbval re-executes each notebook and compares with its stored outputs),

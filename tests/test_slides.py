@@ -27,6 +27,21 @@ def test_every_chapter_is_there():
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
+def test_the_french_chapter_has_the_english_chapters_slides(path):
+    """make slides NB=05 FR=1 shows the French edition's chapter: the same slides (the French
+    notebook's own cell, the language's, skipped)."""
+    french = slides.chapter(path.name[:2], french=True)
+    assert french == slides.ROOT / "notebooks" / "fr" / path.name
+
+    def kinds(notebook):
+        cells = nbformat.read(notebook, as_version=4).cells
+        shown = [c for c in cells if "coursekit-language" not in c.metadata.get("tags", [])]
+        return [(c.id, c.metadata.get("slideshow", {}).get("slide_type")) for c in shown]
+
+    assert kinds(french) == kinds(path)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name[:2])
 def test_every_chapter_has_a_deck_of_at_least_five_slides(path):
     nb = nbformat.read(path, as_version=4)
     types = [c.metadata.get("slideshow", {}).get("slide_type") for c in nb.cells]

@@ -500,6 +500,22 @@ def lecture_copy(notebook: Path, folder: Path) -> Path:
     return path
 
 
+def test_every_slide_of_the_french_edition_fits_the_screen(deck, browser):
+    """The French chapters (``make slides NB=05 FR=1``), whose text is longer than the English,
+    at 1280 x 720: every slide fits as in English, and every widget is live."""
+    french = [ROOT / "notebooks" / "fr" / chapter.name for chapter in CHAPTERS]
+    live = {}
+    measured, timing, seconds = walk_chapters(deck, browser, french, SIZES[:1], live)
+    problems, chapters = slide_problems(measured)
+    report = {"seconds": seconds, "timing": timing, "widget changed": live, "chapters": chapters}
+    (ARTIFACTS / "voila-slides-fr.json").write_text(
+        json.dumps(report, indent=1, ensure_ascii=False)
+    )
+    assert problems == [], "\n".join(problems)
+    assert live.pop("00_introduction") is None
+    assert {k: bool(v and v["changed"]) for k, v in live.items()} == dict.fromkeys(live, True), live
+
+
 def test_every_slide_fits_the_screen_in_lecture_mode(deck, browser):
     """The same at 1280 x 720 with ``ck.views.lecture_mode()`` (figures drawn at 144 dpi,
     larger fonts and readouts): every chapter, every slide."""

@@ -4,6 +4,7 @@
     python tools/slides.py --check    # fail (exit 1) if a notebook's metadata is out of date
     python tools/slides.py --summary  # slides and subslides per chapter
     python tools/slides.py --present 05 [--no-browser]  # chapter 05 as a live deck (Voila)
+    python tools/slides.py --present 05 --french        # the French edition's chapter 05
 
 Only ``metadata.slideshow.slide_type`` of each cell and ``metadata.rise`` of the notebook are
 written; sources and outputs are left as they are, and a second run changes nothing. The rules:
@@ -292,14 +293,16 @@ def reveal_css_dir() -> Path | None:
     return path if (path / "dist" / "reveal.css").is_file() else None
 
 
-def chapter(name: str) -> Path:
-    """The chapter notebook named by its number (``05``) or its path."""
+def chapter(name: str, french: bool = False) -> Path:
+    """The chapter notebook named by its number (``05``) or its path; ``french``: the French
+    edition's (``notebooks/fr/``), which has the same slides."""
     path = Path(name)
     if path.suffix == ".ipynb":
         return path.resolve()
-    found = sorted((ROOT / "notebooks").glob(f"{int(name):02d}_*.ipynb"))
+    folder = Path("notebooks", "fr") if french else Path("notebooks")
+    found = sorted((ROOT / folder).glob(f"{int(name):02d}_*.ipynb"))
     if not found:
-        raise SystemExit(f"no chapter notebooks/{int(name):02d}_*.ipynb")
+        raise SystemExit(f"no chapter {folder.as_posix()}/{int(name):02d}_*.ipynb")
     return found[0]
 
 
@@ -373,9 +376,10 @@ def voila_env() -> dict[str, str]:
     return env
 
 
-def present(name: str, extra: list[str]) -> None:
-    """Serve the chapter ``name`` (``05`` or a path) as a live deck, until interrupted."""
-    command = voila_command(chapter(name), *extra)
+def present(name: str, extra: list[str], french: bool = False) -> None:
+    """Serve the chapter ``name`` (``05`` or a path; ``french``: the French edition's) as a live
+    deck, until interrupted."""
+    command = voila_command(chapter(name, french), *extra)
     css = reveal_css_dir()
     if css is None or not css.is_relative_to(ROOT):
         print("no sphinx-revealjs under the course folder: reveal.js's style sheets from a CDN")
@@ -391,9 +395,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--present", metavar="NB", help="show chapter NB (05, or a path) as a live deck (Voila)"
     )
+    parser.add_argument("--french", action="store_true", help="with --present: notebooks/fr/")
     args, extra = parser.parse_known_args(argv)
     if args.present:
-        present(args.present, extra)
+        present(args.present, extra, args.french)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     stale = []
