@@ -26,16 +26,18 @@ LANGUAGES = ("French", "Italian")
 _PATH = files("coursekit") / "data" / "glossary.csv"
 
 
+#: The table's headings, drawn in the language in use (``ck.set_language``): a French
+#: chapter's glossary is headed « Anglais », « Français », « Italien », « chapitre ».
+_HEADINGS = (N_("English"), N_("French"), N_("Italian"), N_("chapter"))
+
+
 @cache
 def _table() -> pd.DataFrame:
     with _PATH.open(encoding="utf-8") as handle:
         table = pd.read_csv(handle, dtype=str, keep_default_na=False)
+    if tuple(table.columns) != _HEADINGS:  # (a heading not marked would be drawn in English)
+        raise ValueError(f"{_PATH}: headings {list(table.columns)}, expected {list(_HEADINGS)}")
     return table.set_index("English")
-
-
-#: The table's headings, drawn in the language in use (``ck.set_language``): a French
-#: chapter's glossary is headed « Anglais », « Français », « Italien », « chapitre ».
-_HEADINGS = (N_("English"), N_("French"), N_("Italian"), N_("chapter"))
 
 
 def glossary() -> pd.DataFrame:
