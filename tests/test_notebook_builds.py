@@ -1,16 +1,23 @@
 """A chapter executed twice is the same file (coursekit.grading.notebooks.execute_in_place):
 its widgets' model ids do not come from the kernel's random draws, and what a cell printed is
-one text however the kernel cut it into messages."""
+one text however the kernel cut it into messages. And every committed executed notebook was
+executed with the code it holds (nbval compares printed text, not figures or widgets)."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
 
-from coursekit.grading.notebooks import execute_in_place, stable_widget_ids
+from coursekit.grading.executed import (
+    EXECUTED,
+    code_digest,
+    execute_in_place,
+    stable_widget_ids,
+)
 
 pytest.importorskip("ipywidgets")
 
@@ -93,3 +100,45 @@ def test_ids_follow_the_models_not_the_order_the_kernel_sent_them():
     assert stable_widget_ids(text(first, first), "06.ipynb") != one
     # a notebook without widgets is left as it is
     assert stable_widget_ids('{"cells": []}', "05.ipynb") == '{"cells": []}'
+
+
+ROOT = Path(__file__).resolve().parents[1]
+EXECUTED_NOTEBOOKS = sorted(
+    path.relative_to(ROOT)
+    for folder in ("notebooks", "notebooks/fr", "solutions")
+    for path in (ROOT / folder).glob("[0-9][0-9]_*.ipynb")
+)
+
+
+def test_every_executed_notebook_is_found():
+    assert len(EXECUTED_NOTEBOOKS) == 12 + 12 + 11
+
+
+@pytest.mark.parametrize("path", EXECUTED_NOTEBOOKS, ids=str)
+def test_the_committed_outputs_come_from_the_code_committed(path):
+    notebook = nbformat.read(ROOT / path, as_version=4)
+    assert notebook.metadata.get(EXECUTED) == code_digest(notebook), (
+        f"{path}: its code cells changed after it was executed, so its figures and widgets "
+        "may show the old code's (nbval compares printed text only): run "
+        + (
+            "python -m coursekit.exercises build"
+            if path.parts[0] == "solutions"
+            else "tools/translate.py build --force NN"
+            if "fr" in path.parts
+            else "tools/run_notebooks.py " + str(path)
+        )
+    )
+
+
+def test_the_record_follows_the_code(tmp_path):
+    path = tmp_path / "05_chapter.ipynb"
+    _notebook(path)
+    execute_in_place(path)
+    notebook = nbformat.read(path, as_version=4)
+    assert notebook.metadata[EXECUTED] == code_digest(notebook)
+    notebook.cells[1].source = notebook.cells[1].source.replace("'b'", "'a'", 1)
+    assert notebook.metadata[EXECUTED] != code_digest(notebook)
+    # a markdown cell is not code: editing it needs no new run
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.append(nbformat.v4.new_markdown_cell("a note"))
+    assert notebook.metadata[EXECUTED] == code_digest(notebook)

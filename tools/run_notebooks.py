@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from coursekit.grading.notebooks import execute_in_place
+from coursekit.grading.executed import execute_in_place
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -421,7 +421,7 @@ def difference(built, written, po_path: Path) -> str | None:
 def build(edition: Edition, chapters: Sequence[str] = (), force: bool = False) -> int:
     """Write (and execute, if the edition does) the French notebook of each complete chapter
     (of ``chapters``, or all); a chapter named but not complete is an error."""
-    from coursekit.grading.notebooks import execute_in_place
+    from coursekit.grading.executed import execute_in_place
 
     execute = execute_in_place if edition.execute else None
     status = 0
@@ -584,7 +584,7 @@ def preview(chapters: Sequence[str], out: Path | None) -> int:
     """An incomplete chapter in French as far as it goes, into ``out`` (never notebooks/fr/ nor
     exercises/fr/): a chapter as ``out/NN_*.ipynb``, its exercise as ``out/exercises/NN_*.ipynb``
     (not executed, as exercises are)."""
-    from coursekit.grading.notebooks import execute_in_place
+    from coursekit.grading.executed import execute_in_place
 
     if out is None or not chapters:
         print("build --partial needs chapters and --out DIR (outside notebooks/fr/, exercises/fr/)")

@@ -46,6 +46,7 @@ from typing import Any
 
 import nbformat
 
+from .executed import EXECUTED, execute_in_place
 from .questions import CHECKS_PATH, Choice, Function, Value
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
@@ -240,6 +241,7 @@ def exercise_notebook(solution: nbformat.NotebookNode, name: str) -> nbformat.No
     is given to students (every cell must run without error) but has no output to compare."""
     notebook = nbformat.v4.new_notebook(metadata=dict(solution.metadata))
     notebook.metadata.pop("widgets", None)
+    notebook.metadata.pop(EXECUTED, None)  # (not executed: no outputs)
     for index, cell in enumerate(solution.cells):
         where = f"{name}, cell {index}"
         if cell.cell_type == "code":
@@ -294,8 +296,6 @@ def _dump(data: dict[str, Any]) -> str:
 def build(root: Path, execute: bool = True, chapters: Sequence[str] | None = None) -> int:
     """Write checks.json and ``exercises/`` (outputs cleared); execute the solutions when
     asked (their stored outputs are what nbval compares)."""
-    from .notebooks import execute_in_place
-
     root = Path(root)
     CHECKS_PATH.parent.mkdir(parents=True, exist_ok=True)
     CHECKS_PATH.write_text(_dump(checks_data(root)), encoding="utf-8")
