@@ -13,6 +13,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import polib  # noqa: E402
 import pytest  # noqa: E402
 
@@ -93,6 +94,29 @@ def test_a_widget_in_french_keeps_its_values():
     assert french.sliders["tp"].description == "VP : pertinent, retrouvé"
     assert "SetBasedExplorer" in french._repr_mimebundle_()["text/plain"]
     assert "interactif" in french._repr_mimebundle_()["text/plain"]
+
+
+def test_chapter_10s_widget_in_french_names_every_line_and_the_click_model():
+    from coursekit.measures import CLICK_MODELS
+    from coursekit.views.widgets.online import CLICK_MODEL_NAMES, OnlineExperiment
+
+    assert CLICK_MODEL_NAMES == CLICK_MODELS  # every click model's name marked for the catalog
+    rankings = {s: {"q1": ["d1", "d2"]} for s in ("a", "b")}
+    options = {"max_sessions": 20, "n_sessions": 10, "click_model": "position-based"}
+    english = OnlineExperiment(rankings, {"q1": {"d1": 1}}, **options)
+    ck.set_language("fr")
+    french = OnlineExperiment(rankings, {"q1": {"d1": 1}}, **options)
+    assert list(french.values) == list(english.values)  # the names cells read stay English
+    np.testing.assert_equal(list(french.values.values()), list(english.values.values()))
+    assert french.model.value == "position-based" and french.model.label == "par position"
+    lines = french.readout().splitlines()
+    assert lines[0] == "A : a · B : b · clics par position"
+    # every line in French: a number's name (as "A/B : z (B − A)") or a verdict
+    labels = [line.split(" = ")[0] for line in lines[1:] if " = " in line]
+    assert len(labels) == len(english.values)
+    english_words = re.compile(r"\b(shown|wins|ties|interleaving)\b|\w:")  # ("A/B:", no space)
+    assert not [label for label in labels if english_words.search(label)]
+    assert "entrelacement : z (B − A)" in labels and "A/B : z (B − A)" in labels
 
 
 def test_an_erratum_box_in_french_is_french_as_html_and_as_text():

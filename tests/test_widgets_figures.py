@@ -149,17 +149,24 @@ def test_a_new_relevant_count_or_n_max_shows_a_fresh_drawing(full_drawings, chan
     assert np.array_equal(pixels(view.image.value), pixels(fresh.image.value))
 
 
-def test_the_online_menus_leave_room_for_the_longest_choice():
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_online_menus_leave_room_for_the_longest_choice(language):
     # chapter 10: "position-based" and "bm25_b0_stem" were cut in 16em menus with a 6em
-    # description; at about 0.62em a character and 2em for the arrow, they need 11em
+    # description; at about 0.62em a character and 2em for the arrow, they need 11em. The
+    # menus show their choices' labels (the click models' in the language in use)
+    import coursekit as ck
     from coursekit.views.widgets import OnlineExperiment
 
     rankings = {s: {"q1": ["d1", "d2"]} for s in ("bm25_b0_stem", "tfidf")}
-    view = OnlineExperiment(rankings, {"q1": {"d1": 1}}, max_sessions=20, n_sessions=10)
+    ck.set_language(language)
+    try:
+        view = OnlineExperiment(rankings, {"q1": {"d1": 1}}, max_sessions=20, n_sessions=10)
+    finally:
+        ck.set_language("en")
     for menu in (view.a, view.b, view.model):
         room = float(menu.layout.width.removesuffix("em"))
         room -= float(menu.style.description_width.removesuffix("em"))
-        longest = max(len(str(option)) for option in menu.options)
+        longest = max(len(label) for label in menu._options_labels)
         assert room >= 0.62 * longest + 2.5, (menu.description, room)
 
 

@@ -39,6 +39,8 @@ Z_LIMIT = 8.0
 _MENU = w.Layout(width="19em")
 #: How a verdict line starts (the method named: "A/B" or "interleaving").
 VERDICT = N_("{method} verdict:")
+#: The click models' names as the menu shows them (translated; :data:`CLICK_MODELS` in order).
+CLICK_MODEL_NAMES = (N_("cascade"), N_("position-based"))
 HEADER = N_("<b>A/B test or interleaving?</b> — choose two systems and the users, then N")
 _MENU_STYLE = {"description_width": "6em"}
 
@@ -138,7 +140,8 @@ class OnlineExperiment(Widget):
         self.simulation(a, b, click_model)  # the starting choice, simulated now
         super().__init__()  # the arguments are checked: build the widget
         menus = [(_("system A"), self.systems, a), (_("system B"), self.systems, b)]
-        menus.append((_("users click"), list(CLICK_MODELS), click_model))
+        # each click model named in the language in use (the value stays the simulator's name)
+        menus.append((_("users click"), [(_(m), m) for m in CLICK_MODELS], click_model))
         self.a, self.b, self.model = (
             w.Dropdown(options=o, value=v, description=d, layout=_MENU, style=_MENU_STYLE)
             for d, o, v in menus
@@ -288,11 +291,11 @@ class OnlineExperiment(Widget):
             N_("A/B: sessions shown B"): shown_b,
             N_("A/B: mean RR of first click, A"): float(c["rr_a"][i] / shown_a) if shown_a else nan,
             N_("A/B: mean RR of first click, B"): float(c["rr_b"][i] / shown_b) if shown_b else nan,
-            "A/B: z (B − A)": float(c["z_ab"][i]),
+            N_("A/B: z (B − A)"): float(c["z_ab"][i]),
             N_("interleaving: A wins"): int(c["wins_a"][i]),
             N_("interleaving: B wins"): int(c["wins_b"][i]),
             N_("interleaving: ties"): int(c["ties"][i]),
-            "interleaving: z (B − A)": float(c["z_interleaving"][i]),
+            N_("interleaving: z (B − A)"): float(c["z_interleaving"][i]),
         }
         self.verdicts = {
             "A/B": self._verdict(self.values["A/B: z (B − A)"]),
@@ -313,7 +316,7 @@ class OnlineExperiment(Widget):
     def readout(self) -> str:
         """A line naming A, B and the click model, the numbers, then the two verdicts."""
         head = _("A: {a} · B: {b} · {model} clicks").format(
-            a=self.a.value, b=self.b.value, model=self.model.value
+            a=self.a.value, b=self.b.value, model=_(self.model.value)
         )
         verdicts = "\n".join(
             f"{_(VERDICT).format(method=_(m))} {t}" for m, t in self.verdicts.items()
