@@ -119,6 +119,30 @@ def test_chapter_10s_widget_in_french_names_every_line_and_the_click_model():
     assert "entrelacement : z (B − A)" in labels and "A/B : z (B − A)" in labels
 
 
+def test_an_evaluation_and_the_readouts_named_at_a_rank_in_french():
+    from coursekit.views.widgets import DiversityGrid, RecallOriented
+
+    run, qrels = {"q": {"a": 1.0}, "r": {"a": 1.0}}, {"q": {"a": 1}, "r": {"a": 1}}
+    two, one = ck.evaluate(run, qrels, ["AP"]), ck.evaluate({"q": {"a": 1.0}}, qrels, ["AP"])
+    assert repr(two).startswith("Evaluation over 2 queries (mean):\n")
+    assert repr(one).startswith("Evaluation over 1 query:\n")
+    ck.set_language("fr")
+    assert repr(two).startswith("Évaluation sur 2 requêtes (moyenne) :\n")
+    assert repr(one).startswith("Évaluation sur 1 requête :\n")
+    grid = DiversityGrid([[1, 0], [1, 1], [0, 1]], k=2)
+    assert "ideal alpha-DCG@2" in grid.values  # the names cells read stay English
+    text = grid.readout() + grid.readout_html.value
+    for french in (
+        "alpha-DCG@2 idéal",
+        "gains de nouveauté par rang : ",
+        "classement idéal (glouton)",
+    ):
+        assert french in text
+    assert not re.search(r"\b(ideal|novelty|greedy)\b", text)
+    recall = RecallOriented()
+    assert "AP (à N_max) = " in recall.readout() and "AP (at N_max)" in recall.values
+
+
 def test_an_erratum_box_in_french_is_french_as_html_and_as_text():
     def box():  # the label as a chapter makes it: the example's own place
         label = ck.course.example("labatut-iap").cite()
@@ -268,6 +292,53 @@ def test_the_french_chapters_tables_show_no_english_labels(path):
             if words and not _IDENTIFIER.fullmatch(heading) and heading not in KEPT_ENGLISH:
                 left.add(f"{cell}: {heading!r}")
     assert not left, f"{path.name}: English labels in French tables: {sorted(left)}"
+
+
+#: Words of English that French does not use: a printed line that holds one and reads the same
+#: in a French chapter as in the English one is English the chapter forgot to translate.
+_ENGLISH_WORDS = re.compile(
+    r"\b(the|of|and|is|are|with|for|by|over|than|not|per|at|wins|shown|mean|better|queries|"
+    r"query|ranking|ranks|relevant|judged|found|gains|ideal|greedy|users?|clicks?|every|each|"
+    r"first|after|before|printed|given|level|interleaving)\b"
+)
+#: Printed lines a French chapter keeps in English: statsmodels' own summary, the topics' text
+#: (data of the collection, in English).
+KEPT_PRINTED = re.compile(r"\s*Multiple Comparison of Means|How are towns protected")
+
+
+def _printed(path: Path) -> dict[str, set[str]]:
+    """Each code cell's printed lines, and the text lines of the widgets' readouts (their
+    saved state, a cell "widgets" of its own)."""
+    import nbformat
+
+    notebook = nbformat.read(path, as_version=4)
+    found = {}
+    for cell in notebook.cells:
+        text = "".join(o.get("text", "") for o in cell.get("outputs", []))
+        found[cell.id] = set(text.splitlines())
+    state = notebook.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}
+    )
+    found["widgets"] = {
+        label.strip()
+        for model in state.get("state", {}).values()
+        for label in re.findall(r">([^<>]+)<", str(model.get("state", {}).get("value", "")))
+    }
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks" / "fr").glob("[0-9][0-9]_*.ipynb")))
+def test_the_french_chapters_print_no_english_sentences(path):
+    """What a French chapter prints (and its widgets' readouts show) reads differently from the
+    English chapter's wherever it holds English words: ck.evaluate's header, the widgets'
+    readout lines (« alpha-DCG@5 idéal », « entrelacement : z (B − A) »)."""
+    english = _printed(ROOT / "notebooks" / path.name)
+    left = set()
+    for cell, lines in _printed(path).items():
+        for line in lines & english.get(cell, set()):
+            if _ENGLISH_WORDS.search(line) and not KEPT_PRINTED.match(line):
+                left.add(f"{cell}: {line.strip()!r}")
+    assert not left, f"{path.name}: English printed in the French chapter: {sorted(left)}"
 
 
 def test_the_examples_notes_and_the_measures_list_in_french():

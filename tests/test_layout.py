@@ -15,12 +15,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "coursekit"
 BELOW = {"validation", "i18n", "measures", "engine", "trec", "registry"}
 LAYERS = {
     "validation": set(),
-    "i18n": {"validation"},  #: the language shown: under course, views and grading
+    "i18n": {"validation"},  #: the language shown (registry, evaluation and the layers above)
     "measures": {"validation"},
     "engine": set(),  #: numpy, pandas, pyarrow only: under both trec and evaluation
     "trec": {"engine", "validation"},
     "registry": {"measures", "validation", "i18n"},  #: (the measures' descriptions)
-    "evaluation": {"measures", "engine", "trec", "registry", "validation"},
+    "evaluation": {"measures", "engine", "trec", "registry", "validation", "i18n"},
     "course": BELOW | {"evaluation"},
     "views": BELOW | {"evaluation", "course"},
     "grading": BELOW | {"evaluation", "course", "views"},

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..i18n import _
 from ..measures.graded import VARIANTS
 from ..registry import DOC_FAMILIES, Measure, Rankings, parse_measure
 from ..validation import check_bool, check_choice
@@ -64,7 +65,9 @@ class Evaluation:
         return list(dict.fromkeys(self.per_query["query_id"]))
 
     def __repr__(self) -> str:
-        lines = [f"Evaluation over {len(self.queries)} queries (mean):"]
+        n = len(self.queries)
+        head = _("Evaluation over 1 query:") if n == 1 else _("Evaluation over {n} queries (mean):")
+        lines = [head.format(n=n)]
         width = max(len(m) for m in self.mean.index)
         lines += [f"  {m:<{width}}  {v:.4f}" for m, v in self.mean.items()]
         return "\n".join(lines)

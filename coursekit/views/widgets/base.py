@@ -159,13 +159,29 @@ def number(value: float, name: str = "") -> str:
     return f"{value:.4f}"
 
 
+def label(name: str) -> str:
+    """A readout value's name in the language in use: its catalog entry, or, for a name cut at
+    a rank (``ideal alpha-DCG@5``), the entry of its pattern (``ideal alpha-DCG@{k}``). The
+    values keep their English names: a cell reads them.
+
+    >>> label("ideal alpha-DCG@5"), label("P@10")
+    ('ideal alpha-DCG@5', 'P@10')
+    """
+    shown = _(name)
+    head, at, k = name.rpartition("@")
+    if shown == name and at and k.isdigit():
+        pattern = f"{head}@{{k}}"
+        return _(pattern).format(k=k)
+    return shown
+
+
 def table_html(values: dict[str, float], stale: bool = False) -> str:
     """The readout table; ``stale``: greyed out and struck through (the numbers no longer match
     the inputs, e.g. after an input that could not be read)."""
     from .. import style
 
     rows = "".join(
-        f"<tr><td style='padding-right:1em'>{html.escape(_(name))}</td>"
+        f"<tr><td style='padding-right:1em'>{html.escape(label(name))}</td>"
         f"<td style='text-align:right'><b>{number(value, name)}</b></td></tr>"
         for name, value in values.items()
     )
@@ -327,7 +343,7 @@ class Widget:
     def readout(self) -> str:
         """The readout as text: one ``name = value`` per line, counts as integers, percentages
         to 2 decimals with a ``%`` sign and other values to 4 decimals."""
-        return "\n".join(f"{_(n)} = {number(value, n)}" for n, value in self.values.items())
+        return "\n".join(f"{label(n)} = {number(value, n)}" for n, value in self.values.items())
 
     def _repr_mimebundle_(self, **kwargs) -> dict:
         # A short, stable text form: the default repr of a widget lists every child's state

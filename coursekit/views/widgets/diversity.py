@@ -48,6 +48,9 @@ MAX_RANKS, MAX_SUBTOPICS = 20, 10
 DEFAULT_K = 5
 #: The step of the α slider.
 ALPHA_STEP = 0.05
+#: The readout's name of the ideal ranking's α-DCG at the cut-off k, a pattern that the
+#: catalog translates (:func:`.base.label`).
+IDEAL_AT_K = N_("ideal alpha-DCG@{k}")
 
 #: The starting grid: 8 documents, 4 subtopics. The first three repeat subtopic 1, the
 #: subtopics 3 and 4 come late: a ranking that relevance alone would be happy with.
@@ -259,8 +262,9 @@ class DiversityGrid(Widget):
         """The readout as text, then the novelty gains rank by rank and the ideal ranking."""
         gains = ", ".join(f"{g:.4f}".rstrip("0").rstrip(".") for g in self._gains)
         ideal = ", ".join(self._ideal)
-        return (
-            f"{super().readout()}\nnovelty gains by rank: {gains}\nideal ranking (greedy): {ideal}"
+        lines = (_("novelty gains by rank: {gains}"), _("ideal ranking (greedy): {ideal}"))
+        return "\n".join(
+            [super().readout(), *(line.format(gains=gains, ideal=ideal) for line in lines)]
         )
 
     def update(self) -> None:
@@ -281,7 +285,7 @@ class DiversityGrid(Widget):
         }
         self.values = {
             f"alpha-DCG@{k}": curves["alpha-DCG"][k - 1],
-            f"ideal alpha-DCG@{k}": curves["ideal alpha-DCG"][k - 1],
+            IDEAL_AT_K.format(k=k): curves["ideal alpha-DCG"][k - 1],
             f"alpha-nDCG@{k}": alpha_ndcg(ranking, judgments, k, alpha),
             f"S-recall@{k}": subtopic_recall(ranking, judgments, k),
         }

@@ -74,7 +74,7 @@ def recall_values(ranks: list[int], n: int, n_max: int, beta: float) -> dict[str
     ap = average_precision(rels[:n_max], n)
     found = sum(rels[:n_max])
     return {
-        "AP (at N_max)": ap,
+        N_("AP (at N_max)"): ap,
         N_("recall (at N_max)"): found / n,
         f"F′ (β={beta:g})": f_prime(ap, found / n, beta),
         "PRES": pres(rels, n, n_max),
