@@ -24,7 +24,8 @@ server is started as ``make slides`` starts it, but for the whole course folder
   scale; no slide's content is above, below or beside ``.slides``; no slide is taller than the
   slide (the template's ``coursekit-fit.js`` puts a figure beside its code, then lets a long
   table or long code scroll in its own box); on a widget's slide, the widget's controls, figure
-  and readout are all in view, neither below the slide nor scrolled away in a box. What was laid
+  and readout are all in view, neither below the slide nor scrolled away in a box; no widget's
+  description or button text is cut short with an ellipsis (French labels are longer). What was laid
   out how, and the time each chapter takes to run in Voila, are written to
   ``test-artifacts/voila-slides.json`` (lecture mode: ``voila-slides-lecture.json``).
 
@@ -223,12 +224,22 @@ WALK = """async () => {
             boxes: [...present.querySelectorAll('.ck-scroll')].map(
                 b => Math.round(b.scrollHeight - b.clientHeight)),
             side: present.querySelectorAll('.ck-side').length,
+            // a widget's description or button text cut short (shown with an ellipsis)
+            labels: [...present.querySelectorAll(LABELS)].filter(
+                e => e.getBoundingClientRect().width && e.textContent.trim()).length,
+            cut: [...present.querySelectorAll(LABELS)].filter(
+                e => e.getBoundingClientRect().width && e.scrollWidth > e.clientWidth + 1)
+                .map(e => e.textContent.trim()),
         });
     }
     return {window: [innerWidth, innerHeight], slides: box(slides.getBoundingClientRect()),
             slide: [slides.offsetWidth, slides.offsetHeight], result};
 }"""
-WALK = WALK.replace("WIDGET_PARTS_JSON", json.dumps(WIDGET_PARTS))
+#: A widget's description (ipywidgets' label) and its buttons' text: ellipsised when too long.
+LABELS = ".widget-label, .widget-button, .widget-toggle-button"
+WALK = WALK.replace("WIDGET_PARTS_JSON", json.dumps(WIDGET_PARTS)).replace(
+    "LABELS", json.dumps(LABELS)
+)
 
 
 def start_voila(
@@ -448,6 +459,11 @@ def slide_problems(measured: dict) -> tuple[list[str], dict]:
                     problems.append(
                         f"{name} {size}: slide {s['at']}: the widget's {sorted(set(s['hidden']))}"
                         " are not in view"
+                    )
+                if s["cut"]:
+                    problems.append(
+                        f"{name} {size}: slide {s['at']}: widget labels cut short (an "
+                        f"ellipsis): {s['cut']} (a shorter text, or a wider description)"
                     )
                 if s["boxes"]:
                     boxes.append({k: s[k] for k in ("at", "widget", "boxes", "text")})
