@@ -18,7 +18,7 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 
 def _has_widgets(notebook) -> bool:
     return any(
-        "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+        _WIDGET_VIEW in output.get("data", {})
         for cell in notebook.cells
         for output in cell.get("outputs", [])
     )
